@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// In a source checkout (src/ present, tsx installed) run the TypeScript sources, so the CLI
+// never runs a stale build; an installed package ships only dist/ and runs that.
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'src', 'cli', 'main.ts');
+let entry = join(root, 'dist', 'cli', 'main.js');
+if (existsSync(source)) {
+  try {
+    const { register } = await import('tsx/esm/api');
+    register();
+    entry = source;
+  } catch {
+    // tsx is a dev dependency: without it, fall back to the build.
+  }
+}
+const { main } = await import(pathToFileURL(entry).href);
+await main(process.argv);

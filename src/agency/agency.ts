@@ -1,0 +1,235 @@
+/**
+ * The Agency: agents that delegate to each other through send_message along declared flows,
+ * each pair of talkers with its own thread.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { Runner } from '@openai/agents-core';
+import type { Agent as SdkAgent, RunContext } from '@openai/agents-core';
+import { pushable } from 'it-pushable';
+import { AgencyConfigError } from '../errors.js';
+import { ThreadManager } from '../threads/threadManager.js';
+import { describeAgent } from './agent.js';
+import { AgencyCall, frameOf, type RunFrame } from './call.js';
+import { errorInfo, type AgencyStreamEvent } from './events.js';
+import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
+import { resolveInstructions } from './instructions.js';
+import type { AgencyResponse } from './result.js';
+import type { AgencyHooks, AgencyRuntime } from './runtime.js';
+import { runTurn } from './runTurn.js';
+import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
+
+/** Options of {@link Agency}. */
+export interface AgencyOptions {
+  /** A name for logs, the CLI and the server (default `agency`). */
+  name?: string;
+  /** Agents the user may talk to; the first is the default recipient. */
+  entryPoints: SdkAgent<any, any>[];
+  /** `[sender, recipient]` pairs: who may message whom. Agents named here join the agency. */
+  communicationFlows?: CommunicationFlow[];
+  /** Instructions every agent gets before its own: text, or a path to a `.md` file. */
+  sharedInstructions?: string;
+  /** How deep send_message may nest (default 5). */
+  maxRecursionDepth?: number;
+  /** Where threads live (default: a new in-memory thread manager). */
+  threads?: ThreadManager;
+  /** Lifecycle hooks, called for every run, nested ones included. */
+  hooks?: AgencyHooks;
+  /** Replace the send_message tool (see {@link SendMessageToolFactory}). */
+  sendMessageTool?: SendMessageToolFactory;
+  /** The SDK Runner to run agents with (default: a Runner with tracing disabled). */
+  runner?: Runner;
+}
+
+/** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
+export interface GetResponseOptions {
+  /** The entry point to talk to (default: the first). */
+  recipient?: string;
+  /** The chat to continue (default: a new chat). */
+  chatId?: string;
+  /** Your context object, passed to every tool, guardrail and nested run. */
+  context?: unknown;
+  /** Extra instructions for the entry point, for this call only. */
+  additionalInstructions?: string;
+  /** The SDK's max turns, per agent run. */
+  maxTurns?: number;
+  /** Aborts the call, nested runs included. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A set of agents that talk through send_message.
+ *
+ * @example
+ * ```ts
+ * const agency = new Agency({
+ *   entryPoints: [coordinator],
+ *   communicationFlows: [[coordinator, writer], [writer, editor]],
+ * });
+ * const { finalOutput, usage } = await agency.getResponse('Write a haiku about tides');
+ * ```
+ */
+export class Agency implements AgencyRuntime {
+  readonly name: string;
+  readonly threads: ThreadManager;
+  readonly runner: Runner;
+  readonly hooks: AgencyHooks;
+  readonly maxRecursionDepth: number;
+  readonly #graph: AgencyGraph;
+  readonly #runtimeAgents = new Map<string, SdkAgent<any, any>>();
+
+  constructor(options: AgencyOptions) {
+    this.name = options.name ?? 'agency';
+    this.#graph = buildGraph(options.entryPoints ?? [], options.communicationFlows ?? []);
+    const depth = options.maxRecursionDepth ?? 5;
+    if (!Number.isInteger(depth) || depth < 1) {
+      throw new AgencyConfigError(`maxRecursionDepth must be a whole number ≥ 1 (got ${depth}).`);
+    }
+    this.maxRecursionDepth = depth;
+    this.threads = options.threads ?? new ThreadManager();
+    this.hooks = options.hooks ?? {};
+    this.runner = options.runner ?? new Runner({ tracingDisabled: true });
+    const shared =
+      options.sharedInstructions === undefined
+        ? ''
+        : resolveInstructions(options.sharedInstructions, `Agency "${this.name}" sharedInstructions`);
+    this.#buildRuntimeAgents(shared, options.sendMessageTool ?? defaultSendMessageTool);
+  }
+
+  /** Every agent of the agency, by name, as it was given. */
+  get agents(): ReadonlyMap<string, SdkAgent<any, any>> {
+    return this.#graph.agents;
+  }
+
+  /** Names of the entry points. */
+  get entryPoints(): readonly string[] {
+    return this.#graph.entryPoints;
+  }
+
+  /** Every `[sender, recipient]` flow, by name. */
+  get flows(): Array<[string, string]> {
+    return [...this.#graph.recipients].flatMap(([sender, list]) =>
+      list.map((recipient): [string, string] => [sender, recipient]),
+    );
+  }
+
+  recipientsOf(sender: string): readonly string[] {
+    return this.#graph.recipients.get(sender) ?? [];
+  }
+
+  runtimeAgent(name: string): SdkAgent<any, any> {
+    const agent = this.#runtimeAgents.get(name);
+    if (!agent) throw new AgencyConfigError(`Agency "${this.name}" has no agent named "${name}".`);
+    return agent;
+  }
+
+  /** Sends a message to an entry point and resolves with the whole call tree's result. */
+  async getResponse(message: string, options: GetResponseOptions = {}): Promise<AgencyResponse> {
+    return this.#run(message, options);
+  }
+
+  /**
+   * Streams the events of every run of the call (nested ones included, each tagged with its
+   * agent and caller). The last event is `run_completed` with the same object `getResponse`
+   * returns, or `error`, after which the iterator throws that error. Leaving the loop early
+   * aborts the call.
+   */
+  getResponseStream(
+    message: string,
+    options: GetResponseOptions = {},
+  ): AsyncIterable<AgencyStreamEvent> {
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    let finished = false;
+    const channel = pushable<AgencyStreamEvent>({
+      objectMode: true,
+      onEnd: () => {
+        if (!finished) controller.abort(new Error('The stream consumer stopped reading.'));
+      },
+    });
+    this.#run(message, { ...options, signal }, (event) => channel.push(event)).then(
+      (result) => {
+        finished = true;
+        channel.push({ type: 'run_completed', result });
+        channel.end();
+      },
+      (error: unknown) => {
+        finished = true;
+        channel.push({ type: 'error', error: errorInfo(error) });
+        channel.end(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+    return channel;
+  }
+
+  async #run(
+    message: string,
+    options: GetResponseOptions,
+    emit?: (event: AgencyStreamEvent) => void,
+  ): Promise<AgencyResponse> {
+    const recipient = options.recipient ?? this.#graph.entryPoints[0]!;
+    if (!this.#graph.entryPoints.includes(recipient)) {
+      throw new AgencyConfigError(
+        `"${recipient}" is not an entry point of agency "${this.name}". Entry points: ${this.#graph.entryPoints.join(', ')}.`,
+      );
+    }
+    const call = new AgencyCall({
+      chatId: options.chatId ?? `chat_${randomUUID()}`,
+      context: options.context,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(emit ? { emit } : {}),
+    });
+    const frame: RunFrame = {
+      agent: recipient,
+      callerAgent: null,
+      runId: `run_${randomUUID()}`,
+      parentRunId: null,
+      depth: 0,
+      call,
+      viaCallId: null,
+      additionalInstructions: options.additionalInstructions,
+      inFlight: new Set(),
+    };
+    const outcome = await runTurn(this, frame, message);
+    return {
+      finalOutput: outcome.finalOutput,
+      chatId: call.chatId,
+      lastAgent: outcome.lastAgent,
+      newItems: call.items(frame.runId),
+      usage: { ...call.usage },
+    };
+  }
+
+  /** Each agent as it runs here: a clone with shared instructions and its send_message tool. */
+  #buildRuntimeAgents(shared: string, makeTool: SendMessageToolFactory): void {
+    const send = createSend(this);
+    for (const [name, agent] of this.#graph.agents) {
+      const recipients = this.recipientsOf(name).map((recipient) => ({
+        name: recipient,
+        description: describeAgent(this.#graph.agents.get(recipient)!),
+      }));
+      const tools = recipients.length > 0
+        ? [...agent.tools, makeTool({ sender: name, recipients, send })]
+        : [...agent.tools];
+      const own = agent.instructions;
+      const runtime = agent.clone({
+        tools,
+        instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
+          const base = typeof own === 'function' ? await own(runContext, self) : own;
+          const extra = frameOf(runContext)?.additionalInstructions;
+          return [shared, base, extra].filter((part) => part && part.trim()).join('\n\n');
+        },
+      });
+      this.#runtimeAgents.set(name, runtime);
+    }
+    // Handoffs to agents of this agency go to their runtime form, so they keep their tools.
+    for (const runtime of this.#runtimeAgents.values()) {
+      runtime.handoffs = runtime.handoffs.map((target) =>
+        'name' in target && this.#runtimeAgents.has(target.name) && this.#graph.agents.get(target.name) === target
+          ? this.#runtimeAgents.get(target.name)!
+          : target,
+      );
+    }
+  }
+}

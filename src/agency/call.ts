@@ -1,0 +1,91 @@
+/**
+ * State of one agency call (a `getResponse` or `getResponseStream`) and of each run inside it.
+ * A run's frame is looked up from the SDK `RunContext` the run was started with, so concurrent
+ * runs (parallel tool calls, concurrent chats) never share mutable state.
+ * @module
+ */
+import type { RunContext } from '@openai/agents-core';
+import type { AgencyStreamEvent, RunTag } from './events.js';
+import { addUsage, emptyUsage, orderItems, type FinishedRun, type TaggedItem, type UsageSummary } from './result.js';
+
+/** Everything shared by the runs of one agency call. */
+export class AgencyCall {
+  readonly chatId: string;
+  readonly context: unknown;
+  readonly signal: AbortSignal | undefined;
+  readonly maxTurns: number | undefined;
+  readonly usage: UsageSummary = emptyUsage();
+  readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
+  readonly #runs: FinishedRun[] = [];
+
+  constructor(options: {
+    chatId: string;
+    context?: unknown;
+    signal?: AbortSignal;
+    maxTurns?: number;
+    emit?: (event: AgencyStreamEvent) => void;
+  }) {
+    this.chatId = options.chatId;
+    this.context = options.context;
+    this.signal = options.signal;
+    this.maxTurns = options.maxTurns;
+    this.#emit = options.emit;
+  }
+
+  /** Whether events are streamed to a consumer. */
+  get streaming(): boolean {
+    return this.#emit !== undefined;
+  }
+
+  emit(event: AgencyStreamEvent): void {
+    this.#emit?.(event);
+  }
+
+  /** Records a finished run's items for the call's `newItems`. */
+  recordRun(run: FinishedRun): void {
+    this.#runs.push(run);
+  }
+
+  /** Every generated item of the call tree, in conversation order. */
+  items(rootRunId: string): TaggedItem[] {
+    return orderItems(this.#runs, rootRunId);
+  }
+
+  addUsage(usage: UsageSummary): void {
+    addUsage(this.usage, usage);
+  }
+}
+
+/** One run of one agent inside an agency call. */
+export interface RunFrame extends RunTag {
+  call: AgencyCall;
+  /** The caller's send_message callId that started this run, or null at the top level. */
+  viaCallId: string | null;
+  /** Extra instructions for this run only. */
+  additionalInstructions: string | undefined;
+  /** Recipients this run is waiting on right now (one send_message per recipient at a time). */
+  inFlight: Set<string>;
+}
+
+const frames = new WeakMap<RunContext<unknown>, RunFrame>();
+
+/** Binds a frame to the RunContext its run is started with. */
+export function bindFrame(context: RunContext<unknown>, frame: RunFrame): void {
+  frames.set(context, frame);
+}
+
+/** The frame of the run a tool or instructions function is called from, if it is an agency run. */
+export function frameOf(context: RunContext<unknown> | undefined): RunFrame | undefined {
+  return context ? frames.get(context) : undefined;
+}
+
+/** The tag of a frame, as events and items carry it. */
+export function tagOf(frame: RunFrame): RunTag {
+  return {
+    agent: frame.agent,
+    callerAgent: frame.callerAgent,
+    runId: frame.runId,
+    parentRunId: frame.parentRunId,
+    depth: frame.depth,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Events of an agency run: plain JSON objects `{ type, ...fields }`, one union. Agents are named,
+ * never passed as objects, so events can be sent over SSE unchanged.
+ * @module
+ */
+import type { AgentInputItem, StreamEvent } from '@openai/agents-core';
+import type { AgencyResponse, UsageSummary } from './result.js';
+
+/** Which run an event belongs to: the agent, who called it, and where it sits in the call tree. */
+export interface RunTag {
+  /** The agent whose run produced the event. */
+  agent: string;
+  /** The agent that messaged it through send_message, or null for the user. */
+  callerAgent: string | null;
+  runId: string;
+  parentRunId: string | null;
+  /** 0 for the entry point, 1 for an agent it messaged, and so on. */
+  depth: number;
+}
+
+/** A plain description of an error, safe to serialize. */
+export interface ErrorInfo {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+/** An agent's run began; `message` is what it was asked. */
+export type AgentRunStartedEvent = RunTag & { type: 'agent_run_started'; message: string };
+
+/** A raw model stream event (text deltas, response started/done) of one run. */
+export type ModelStreamEvent = RunTag & { type: 'raw_model_stream_event'; data: StreamEvent };
+
+/** A new item (message, tool call, tool output, handoff...) of one run. */
+export type ItemStreamEvent = RunTag & {
+  type: 'run_item_stream_event';
+  /** The SDK's event name, e.g. `message_output_created`, `tool_called`, `tool_output`. */
+  name: string;
+  item: AgentInputItem;
+};
+
+/** The run switched to another agent (a handoff). */
+export type AgentUpdatedEvent = RunTag & { type: 'agent_updated_stream_event'; newAgent: string };
+
+/** An agent's run finished. */
+export type AgentRunCompletedEvent = RunTag & {
+  type: 'agent_run_completed';
+  finalOutput: unknown;
+  usage: UsageSummary;
+};
+
+/** An agent's run failed; for a nested run the caller receives the error as a tool output. */
+export type AgentRunFailedEvent = RunTag & { type: 'agent_run_failed'; error: ErrorInfo };
+
+/** The last event of a successful stream: the same object `getResponse` returns. */
+export interface RunCompletedEvent {
+  type: 'run_completed';
+  result: AgencyResponse;
+}
+
+/** The last event of a failed stream. */
+export interface RunErrorEvent {
+  type: 'error';
+  error: ErrorInfo;
+}
+
+/** Every event `Agency.getResponseStream` yields. */
+export type AgencyStreamEvent =
+  | AgentRunStartedEvent
+  | ModelStreamEvent
+  | ItemStreamEvent
+  | AgentUpdatedEvent
+  | AgentRunCompletedEvent
+  | AgentRunFailedEvent
+  | RunCompletedEvent
+  | RunErrorEvent;
+
+/** Turns any thrown value into an {@link ErrorInfo}. */
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      name: error.name,
+      message: error.message,
+      ...(typeof code === 'string' ? { code } : {}),
+    };
+  }
+  return { name: 'Error', message: String(error) };
+}

@@ -1,0 +1,87 @@
+/**
+ * What an agency call returns, and how usage and items of nested runs add up.
+ * @module
+ */
+import type { AgentInputItem, Usage } from '@openai/agents-core';
+
+/** Token usage summed over every model call of an agency call, nested calls included. */
+export interface UsageSummary {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** One item generated during an agency call, tagged with the run that produced it. */
+export interface TaggedItem {
+  agent: string;
+  callerAgent: string | null;
+  runId: string;
+  parentRunId: string | null;
+  depth: number;
+  item: AgentInputItem;
+}
+
+/** The result of `Agency.getResponse` (and of the `run_completed` stream event). */
+export interface AgencyResponse<TOutput = unknown> {
+  /** The entry point's final output. */
+  finalOutput: TOutput;
+  chatId: string;
+  /** The agent that produced the final output (differs from the entry point after a handoff). */
+  lastAgent: string;
+  /**
+   * Every item generated in the call, nested calls included, in conversation order: a nested
+   * run's items come right before the send_message output that carried its answer.
+   */
+  newItems: TaggedItem[];
+  usage: UsageSummary;
+}
+
+/** A zero usage summary. */
+export function emptyUsage(): UsageSummary {
+  return { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+}
+
+/** Adds an SDK usage object into a summary. */
+export function addUsage(into: UsageSummary, usage: Usage | UsageSummary): void {
+  into.requests += usage.requests;
+  into.inputTokens += usage.inputTokens;
+  into.outputTokens += usage.outputTokens;
+  into.totalTokens += usage.totalTokens;
+}
+
+/** The items of one finished run, and the send_message call that started it (if any). */
+export interface FinishedRun {
+  runId: string;
+  parentRunId: string | null;
+  /** The callId of the caller's send_message that started this run. */
+  viaCallId: string | null;
+  items: TaggedItem[];
+}
+
+/**
+ * Orders the items of a call tree: each run's items in order, with a nested run's items placed
+ * just before the caller's tool output for the send_message call that started it.
+ */
+export function orderItems(runs: readonly FinishedRun[], rootRunId: string): TaggedItem[] {
+  const childrenByCall = new Map<string, FinishedRun[]>();
+  for (const run of runs) {
+    if (run.viaCallId === null) continue;
+    const key = `${run.parentRunId}:${run.viaCallId}`;
+    childrenByCall.set(key, [...(childrenByCall.get(key) ?? []), run]);
+  }
+  const byId = new Map(runs.map((run) => [run.runId, run]));
+  const ordered: TaggedItem[] = [];
+  const visit = (run: FinishedRun): void => {
+    for (const tagged of run.items) {
+      const callId = tagged.item.type === 'function_call_result' ? tagged.item.callId : undefined;
+      for (const child of callId ? (childrenByCall.get(`${run.runId}:${callId}`) ?? []) : []) {
+        visit(child);
+      }
+      ordered.push(tagged);
+    }
+  };
+  const root = byId.get(rootRunId);
+  if (root) visit(root);
+  return ordered;
+}

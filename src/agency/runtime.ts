@@ -1,0 +1,33 @@
+/**
+ * What a running agent needs from its agency: the runner, the threads, the agents as they run
+ * inside this agency, the flows, the limits and the hooks.
+ * @module
+ */
+import type { Agent as SdkAgent, Runner } from '@openai/agents-core';
+import type { ThreadManager } from '../threads/threadManager.js';
+import type { ErrorInfo, RunTag } from './events.js';
+import type { UsageSummary } from './result.js';
+
+/** Lifecycle hooks of an agency; each takes one object argument. */
+export interface AgencyHooks {
+  /** An agent's run is about to start (top-level or nested). */
+  onRunStart?(event: RunTag & { chatId: string; message: string }): void | Promise<void>;
+  /** An agent's run finished. */
+  onRunEnd?(
+    event: RunTag & { chatId: string; finalOutput: unknown; usage: UsageSummary },
+  ): void | Promise<void>;
+  /** An agent's run failed (for nested runs, the caller gets the error as a tool output). */
+  onRunError?(event: RunTag & { chatId: string; error: ErrorInfo }): void | Promise<void>;
+}
+
+/** The agency as seen by the runs inside it. */
+export interface AgencyRuntime {
+  readonly runner: Runner;
+  readonly threads: ThreadManager;
+  readonly hooks: AgencyHooks;
+  readonly maxRecursionDepth: number;
+  /** The agent as it runs in this agency (with its send_message tool and shared instructions). */
+  runtimeAgent(name: string): SdkAgent<any, any>;
+  /** Names an agent may message, in declaration order. */
+  recipientsOf(sender: string): readonly string[];
+}

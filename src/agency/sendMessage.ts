@@ -1,0 +1,167 @@
+/**
+ * The send_message tool: how an agent talks to the agents it may message. Every failure (a
+ * recipient outside the agent's flows, recursion too deep, the recipient failing, a second
+ * message to the same recipient while the first is unanswered) comes back as the tool's output,
+ * and the caller goes on. Aborts and store failures are not swallowed: they end the whole call.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { tool } from '@openai/agents-core';
+import type { FunctionTool, RunContext } from '@openai/agents-core';
+import { ColloquyError, StoreError } from '../errors.js';
+import { frameOf, type RunFrame } from './call.js';
+import type { AgencyRuntime } from './runtime.js';
+import { runTurn } from './runTurn.js';
+
+/** The name of the tool every agent with outgoing flows gets. */
+export const SEND_MESSAGE_TOOL_NAME = 'send_message';
+
+/** One message an agent wants to send. */
+export interface SendRequest {
+  recipient: string;
+  message: string;
+  additionalInstructions?: string | null;
+  /** The run context the tool was called with (identifies the sending run). */
+  runContext: RunContext<unknown> | undefined;
+  /** The tool call's id, which ties the recipient's run to this call in the call tree. */
+  callId: string | undefined;
+}
+
+/** Sends a message and resolves with the recipient's answer, or with error text. */
+export type SendFunction = (request: SendRequest) => Promise<string>;
+
+/** What a send_message tool factory receives. */
+export interface SendMessageToolContext {
+  /** The sending agent's name. */
+  sender: string;
+  /** The agents it may message, with their descriptions. */
+  recipients: ReadonlyArray<{ name: string; description: string }>;
+  /** Does the sending: checks, recursion, threads, usage; never throws for agent failures. */
+  send: SendFunction;
+}
+
+/** Builds the send_message tool of one agent; pass your own as `Agency({ sendMessageTool })`. */
+export type SendMessageToolFactory = (context: SendMessageToolContext) => FunctionTool<any, any, any>;
+
+/** The default send_message tool: `recipient` is an enum of exactly the allowed recipients. */
+export const defaultSendMessageTool: SendMessageToolFactory = ({ sender, recipients, send }) => {
+  const listing = recipients
+    .map(({ name, description }) => `- ${name}${description ? `: ${description}` : ''}`)
+    .join('\n');
+  return tool({
+    name: SEND_MESSAGE_TOOL_NAME,
+    description:
+      `Send a message to another agent and wait for its reply. ${sender} may message:\n${listing}\n` +
+      'Write the message so that it stands alone: the recipient sees only this conversation with you.',
+    strict: true,
+    parameters: {
+      type: 'object',
+      properties: {
+        recipient: {
+          type: 'string',
+          enum: recipients.map((r) => r.name),
+          description: 'The agent to message.',
+        },
+        message: { type: 'string', description: 'What to tell or ask the recipient.' },
+        additionalInstructions: {
+          type: ['string', 'null'],
+          description: 'Extra instructions for the recipient for this message only, or null.',
+        },
+      },
+      required: ['recipient', 'message', 'additionalInstructions'],
+      additionalProperties: false,
+    },
+    // Errors are turned into outputs by `send`; anything that still throws must end the call.
+    errorFunction: null,
+    execute: async (input, runContext, details) => {
+      const args = parseArgs(input);
+      if (typeof args === 'string') return args;
+      return send({
+        ...args,
+        runContext: runContext as RunContext<unknown> | undefined,
+        callId: details?.toolCall?.callId,
+      });
+    },
+  });
+};
+
+function parseArgs(input: unknown): Omit<SendRequest, 'runContext' | 'callId'> | string {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return `Error: send_message arguments are not valid JSON: ${input.slice(0, 200)}`;
+    }
+  }
+  const args = (value ?? {}) as Record<string, unknown>;
+  if (typeof args.recipient !== 'string' || typeof args.message !== 'string') {
+    return 'Error: send_message needs a string "recipient" and a string "message".';
+  }
+  const extra = args.additionalInstructions;
+  return {
+    recipient: args.recipient,
+    message: args.message,
+    additionalInstructions: typeof extra === 'string' ? extra : null,
+  };
+}
+
+/** The `send` function of an agency: validates the request and runs the recipient's turn. */
+export function createSend(runtime: AgencyRuntime): SendFunction {
+  return async (request) => {
+    const frame = frameOf(request.runContext);
+    if (!frame) {
+      throw new ColloquyError(
+        'AGENCY_INVALID',
+        'send_message was called outside an agency run. Run the agent through Agency.getResponse.',
+      );
+    }
+    const refusal = refuse(runtime, frame, request.recipient);
+    if (refusal) return refusal;
+
+    frame.inFlight.add(request.recipient);
+    const child: RunFrame = {
+      agent: request.recipient,
+      callerAgent: frame.agent,
+      runId: `run_${randomUUID()}`,
+      parentRunId: frame.runId,
+      depth: frame.depth + 1,
+      call: frame.call,
+      viaCallId: request.callId ?? null,
+      additionalInstructions: request.additionalInstructions ?? undefined,
+      inFlight: new Set(),
+    };
+    try {
+      const { finalOutput } = await runTurn(runtime, child, request.message);
+      return typeof finalOutput === 'string' ? finalOutput : JSON.stringify(finalOutput);
+    } catch (error) {
+      if (frame.call.signal?.aborted || error instanceof StoreError) throw error;
+      return `Error: ${request.recipient} failed to answer: ${(error as Error)?.message ?? String(error)}`;
+    } finally {
+      frame.inFlight.delete(request.recipient);
+    }
+  };
+}
+
+function refuse(runtime: AgencyRuntime, frame: RunFrame, recipient: string): string | null {
+  const allowed = runtime.recipientsOf(frame.agent);
+  if (!allowed.includes(recipient)) {
+    return (
+      `Error: ${frame.agent} cannot message "${recipient}". ` +
+      `Allowed recipients: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`
+    );
+  }
+  if (frame.depth + 1 > runtime.maxRecursionDepth) {
+    return (
+      `Error: not sent to ${recipient}: the conversation is already ${frame.depth} messages deep ` +
+      `and the agency allows at most ${runtime.maxRecursionDepth}. Answer with what you have.`
+    );
+  }
+  if (frame.inFlight.has(recipient)) {
+    return (
+      `Error: ${frame.agent} is already waiting for ${recipient}'s answer to another message. ` +
+      `Send one message to ${recipient} at a time and wait for the reply.`
+    );
+  }
+  return null;
+}

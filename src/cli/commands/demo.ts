@@ -1,0 +1,78 @@
+/**
+ * `colloquy demo`: runs the demo agency (offline by default) and prints what happened.
+ * @module
+ */
+import type { Command } from 'commander';
+import { Runner } from '@openai/agents-core';
+import { ConfigError } from '../../errors.js';
+import type { UsageSummary } from '../../agency/result.js';
+import { addUsage, emptyUsage } from '../../agency/result.js';
+import { createDemoAgency, DEMO_MESSAGE } from '../../demo/demoAgency.js';
+import { renderTranscript, renderUsage } from '../transcript.js';
+import { openThreadManager } from '../store.js';
+
+interface DemoFlags {
+  json?: boolean;
+  chatId?: string;
+  model?: string;
+  store?: string;
+}
+
+async function realModelRunner(model: string): Promise<Runner> {
+  if (!process.env.OPENAI_API_KEY) {
+    throw new ConfigError(
+      `--model ${model} runs the demo on OpenAI, but OPENAI_API_KEY is not set. ` +
+        'Export OPENAI_API_KEY=sk-..., or drop --model to run offline.',
+    );
+  }
+  const { OpenAIProvider } = await import('@openai/agents-openai');
+  return new Runner({ modelProvider: new OpenAIProvider(), tracingDisabled: true });
+}
+
+/** Registers `colloquy demo`. */
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description('Run a four-agent demo agency offline and print the conversation tree, threads and usage.')
+    .argument('[message]', 'what to ask the coordinator', DEMO_MESSAGE)
+    .option('--json', 'print the getResponse result as JSON')
+    .option('--chat-id <id>', 'continue (or start) this chat')
+    .option('--model <name>', 'run every agent on this OpenAI model (needs OPENAI_API_KEY)')
+    .option('--store <spec>', 'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)')
+    .action(async (message: string, flags: DemoFlags) => {
+      const runner = flags.model ? await realModelRunner(flags.model) : undefined;
+      const threads = await openThreadManager(flags.store);
+      try {
+        const agency = createDemoAgency({
+          threads,
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(runner ? { runner } : {}),
+        });
+        const perAgent = new Map<string, UsageSummary>();
+        agency.hooks.onRunEnd = ({ agent, usage }) => {
+          const row = perAgent.get(agent) ?? emptyUsage();
+          addUsage(row, usage);
+          perAgent.set(agent, row);
+        };
+        const result = await agency.getResponse(message, flags.chatId ? { chatId: flags.chatId } : {});
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+          return;
+        }
+        const entry = agency.entryPoints[0]!;
+        const history = await agency.threads.getThread(result.chatId, entry);
+        const earlier = history.items.length - result.newItems.filter((i) => i.depth === 0).length - 1;
+        const out: string[] = [];
+        if (earlier > 0) out.push(`(chat ${result.chatId} continues: ${earlier} earlier items in ${history.threadId})`, '');
+        out.push('Conversation', ...renderTranscript(message, result, entry).map((l) => `  ${l}`), '');
+        out.push(`Threads (chat ${result.chatId}, store: ${agency.threads.store.kind})`);
+        for (const record of await agency.threads.store.listThreads({ chatId: result.chatId })) {
+          out.push(`  ${record.threadId.padEnd(40)} ${String(record.version).padStart(4)} items`);
+        }
+        out.push('', 'Usage', ...renderUsage(perAgent, result.usage).map((l) => `  ${l}`));
+        process.stdout.write(`${out.join('\n')}\n`);
+      } finally {
+        await threads.store.close();
+      }
+    });
+}

@@ -1,0 +1,95 @@
+/**
+ * Errors raised by Colloquy. Every error has a stable `code` so that callers can branch on it
+ * without parsing messages, and every message says what failed, the bad value, and the fix.
+ * @module
+ */
+
+/** Stable error codes. Add new codes at the end; never rename one. */
+export type ColloquyErrorCode =
+  | 'CONFIG_INVALID'
+  | 'AGENCY_INVALID'
+  | 'AGENT_NOT_FOUND'
+  | 'INSTRUCTIONS_NOT_FOUND'
+  | 'THREAD_CONFLICT'
+  | 'THREAD_NOT_FOUND'
+  | 'CHECKPOINT_NOT_FOUND'
+  | 'STORE_ERROR'
+  | 'SERIALIZATION_ERROR'
+  | 'MODEL_ERROR'
+  | 'MISSING_API_KEY'
+  | 'PROFILE_NOT_FOUND'
+  | 'ENSEMBLE_INVALID'
+  | 'ENSEMBLE_RUN_ERROR'
+  | 'REPLAY_MISMATCH'
+  | 'ABORTED';
+
+/** Options shared by every Colloquy error. */
+export interface ColloquyErrorOptions {
+  /** The underlying error, kept for `error.cause`. */
+  cause?: unknown;
+}
+
+/** Base class of every error Colloquy throws on purpose. */
+export class ColloquyError extends Error {
+  /** A stable, machine-readable code. */
+  readonly code: ColloquyErrorCode;
+
+  constructor(code: ColloquyErrorCode, message: string, options: ColloquyErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The caller's input or configuration is wrong; retrying the same call will fail again. */
+export class ConfigError extends ColloquyError {
+  constructor(message: string, options?: ColloquyErrorOptions) {
+    super('CONFIG_INVALID', message, options);
+  }
+}
+
+/** An agency was declared wrongly (duplicate names, bad flows, unknown recipient). */
+export class AgencyConfigError extends ColloquyError {
+  constructor(message: string, options?: ColloquyErrorOptions) {
+    super('AGENCY_INVALID', message, options);
+  }
+}
+
+/**
+ * An append named a thread version that is no longer current: another writer appended first.
+ * Re-read the thread and append again.
+ */
+export class ConflictError extends ColloquyError {
+  readonly threadId: string;
+  readonly expectedVersion: number;
+  readonly actualVersion: number;
+
+  constructor(threadId: string, expectedVersion: number, actualVersion: number) {
+    super(
+      'THREAD_CONFLICT',
+      `Thread "${threadId}" is at version ${actualVersion}, but the append expected version ${expectedVersion}. ` +
+        'Another writer appended first: re-read the thread and retry the append.',
+    );
+    this.threadId = threadId;
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
+  }
+}
+
+/** A store operation failed (I/O, connection, corrupt record). Never swallowed. */
+export class StoreError extends ColloquyError {
+  /** Whether retrying the same operation may succeed (connection reset, busy database). */
+  readonly transient: boolean;
+
+  constructor(message: string, options: ColloquyErrorOptions & { transient?: boolean } = {}) {
+    super('STORE_ERROR', message, options);
+    this.transient = options.transient ?? false;
+  }
+}
+
+/** Data read from disk or the wire does not match the expected format or version. */
+export class SerializationError extends ColloquyError {
+  constructor(message: string, options?: ColloquyErrorOptions) {
+    super('SERIALIZATION_ERROR', message, options);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Thread ids. One thread per pair of talkers in a chat: `{chatId}__{agent}__USER` for an entry
+ * point with the user, `{chatId}__{a}__{b}` (names sorted) for two agents.
+ *
+ * Parts are escaped so that no two different (chat, participants) can produce the same id, even
+ * with names that contain `__`, start or end with `_`, or are literally `USER`: an escaped part
+ * never contains `__`, never starts or ends with `_`, and is never `USER`.
+ * @module
+ */
+
+const SEPARATOR = '__';
+const USER = 'USER';
+
+/** Escapes one part of a thread id (see module doc); `unescapePart` reverses it. */
+export function escapePart(part: string): string {
+  let escaped = part.replaceAll('%', '%25');
+  if (escaped.includes('__') || escaped.startsWith('_') || escaped.endsWith('_')) {
+    escaped = escaped.replaceAll('_', '%5F');
+  }
+  if (escaped === USER) escaped = '%55SER';
+  return escaped;
+}
+
+/** Reverses {@link escapePart}. */
+export function unescapePart(part: string): string {
+  return decodeURIComponent(part);
+}
+
+/**
+ * The id of the thread between `agent` and `other` (another agent's name) in `chatId`, or between
+ * `agent` and the user when `other` is null.
+ */
+export function threadIdFor(chatId: string, agent: string, other: string | null = null): string {
+  if (other === null) return [escapePart(chatId), escapePart(agent), USER].join(SEPARATOR);
+  const [first, second] = [agent, other].sort();
+  return [escapePart(chatId), escapePart(first!), escapePart(second!)].join(SEPARATOR);
+}
+
+/** The parts of a thread id made by {@link threadIdFor}, or null for other ids. */
+export function parseThreadId(
+  threadId: string,
+): { chatId: string; participants: [string, string | null] } | null {
+  const parts = threadId.split(SEPARATOR);
+  if (parts.length !== 3) return null;
+  const [chat, a, b] = parts as [string, string, string];
+  return {
+    chatId: unescapePart(chat),
+    participants: [unescapePart(a), b === USER ? null : unescapePart(b)],
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The thread manager: a cache of {@link ConversationThread}s over a {@link ThreadStore}.
+ * Saves are serialized per thread, and a save that loses a race with another writer re-reads the
+ * other writer's items and appends after them, so no item is lost or duplicated.
+ * @module
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { AgentInputItem } from '@openai/agents-core';
+import { ConflictError } from '../errors.js';
+import type { ThreadStore } from '../stores/types.js';
+import { MemoryStore } from '../stores/memory.js';
+import { ConversationThread } from './conversationThread.js';
+import type { ItemMeta } from './item.js';
+import { threadIdFor } from './threadId.js';
+
+/** Options of {@link ThreadManager}. */
+export interface ThreadManagerOptions {
+  /** Where threads live (default: a new in-memory store). */
+  store?: ThreadStore;
+  /** How many times a save re-reads and retries after losing a race (default 20). */
+  maxConflictRetries?: number;
+}
+
+/**
+ * Gets, caches and saves conversation threads.
+ *
+ * @example
+ * ```ts
+ * const threads = new ThreadManager({ store: new SqliteStore({ path: 'chats.db' }) });
+ * const thread = await threads.getThread('chat-1', 'Coordinator');
+ * await threads.addItemsAndSave(thread, [{ role: 'user', content: 'hello' }]);
+ * ```
+ */
+export class ThreadManager {
+  readonly store: ThreadStore;
+  readonly #cache = new Map<string, ConversationThread>();
+  readonly #locks = new Map<string, LimitFunction>();
+  readonly #maxConflictRetries: number;
+
+  constructor(options: ThreadManagerOptions = {}) {
+    this.store = options.store ?? new MemoryStore();
+    this.#maxConflictRetries = options.maxConflictRetries ?? 20;
+  }
+
+  /** The id of the thread between `agent` and `other` (or the user when `other` is omitted). */
+  threadId(chatId: string, agent: string, other: string | null = null): string {
+    return threadIdFor(chatId, agent, other);
+  }
+
+  /** The thread between `agent` and `other` (or the user), loaded or created. */
+  getThread(chatId: string, agent: string, other: string | null = null): Promise<ConversationThread> {
+    return this.getThreadById(threadIdFor(chatId, agent, other), chatId);
+  }
+
+  /** A thread by id, brought up to date with the store. */
+  getThreadById(threadId: string, chatId: string | null = null): Promise<ConversationThread> {
+    return this.#serialized(threadId, async () => {
+      const cached = this.#cache.get(threadId);
+      if (cached) {
+        await this.#catchUp(cached);
+        return cached;
+      }
+      const record = await this.store.getThread(threadId);
+      const items = record ? await this.store.readItems(threadId) : [];
+      const thread = new ConversationThread({
+        threadId,
+        chatId: record?.chatId ?? chatId,
+        items,
+        metadata: record?.metadata ?? {},
+        savedVersion: items.length,
+      });
+      this.#cache.set(threadId, thread);
+      return thread;
+    });
+  }
+
+  /** Appends items to a thread and saves them. */
+  async addItemsAndSave(
+    thread: ConversationThread,
+    items: readonly AgentInputItem[],
+    meta?: ItemMeta,
+  ): Promise<void> {
+    thread.addItems(items, meta);
+    await this.saveThread(thread);
+  }
+
+  /**
+   * Saves a thread's pending items. If another writer appended first, its items are read and
+   * placed before ours, then ours are appended after them. Store errors propagate to the caller.
+   */
+  saveThread(thread: ConversationThread): Promise<void> {
+    this.#cache.set(thread.threadId, thread);
+    return this.#serialized(thread.threadId, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const pending = thread.pending;
+        if (pending.length === 0) return;
+        try {
+          thread.savedVersion = await this.store.append(thread.threadId, pending, {
+            expectedVersion: thread.savedVersion,
+            chatId: thread.chatId,
+          });
+          return;
+        } catch (error) {
+          if (!(error instanceof ConflictError) || attempt >= this.#maxConflictRetries) throw error;
+          await this.#catchUp(thread);
+        }
+      }
+    });
+  }
+
+  /** Forgets cached threads (all, or those of one chat), so the next get reads the store. */
+  evict(chatId?: string): void {
+    for (const [id, thread] of this.#cache) {
+      if (chatId === undefined || thread.chatId === chatId) this.#cache.delete(id);
+    }
+  }
+
+  /** Inserts items other writers saved since our last read before our pending items. */
+  async #catchUp(thread: ConversationThread): Promise<void> {
+    const record = await this.store.getThread(thread.threadId);
+    const version = record?.version ?? 0;
+    if (version === thread.savedVersion) return;
+    if (version < thread.savedVersion) {
+      // The store was cut back (rollback) or replaced: reload from scratch, keeping pending items.
+      const pending = thread.pending;
+      const items = await this.store.readItems(thread.threadId);
+      thread.items.splice(0, thread.items.length, ...items, ...pending);
+      thread.savedVersion = items.length;
+      return;
+    }
+    const theirs = await this.store.readItems(thread.threadId, { from: thread.savedVersion });
+    thread.items.splice(thread.savedVersion, 0, ...theirs);
+    thread.savedVersion += theirs.length;
+  }
+
+  #serialized<T>(threadId: string, task: () => Promise<T>): Promise<T> {
+    let limit = this.#locks.get(threadId);
+    if (!limit) {
+      limit = pLimit(1);
+      this.#locks.set(threadId, limit);
+    }
+    const run = limit;
+    return run(task).finally(() => {
+      if (run.activeCount === 0 && run.pendingCount === 0) this.#locks.delete(threadId);
+    });
+  }
+}
