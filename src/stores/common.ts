@@ -76,6 +76,11 @@ export function checkpointExists(checkpointId: string): ConfigError {
   );
 }
 
+/** Whether a thread id names the archive a reset left behind (see {@link archiveThreadId}). */
+export function isArchiveThreadId(threadId: string): boolean {
+  return threadId.includes('~reset~');
+}
+
 /** A fresh id for the archive thread a reset leaves behind: `<threadId>~reset~<unique>`. */
 export function archiveThreadId(threadId: string): string {
   return `${threadId}~reset~${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;

@@ -1,0 +1,286 @@
+/**
+ * A durable {@link ThreadStore} in one SQLite file (better-sqlite3, WAL). Forks and resets are
+ * O(1) and copy no items; see `sqliteSchema.ts` for the segment layout.
+ * @module
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ColloquyError, ConflictError, StoreError } from '../errors.js';
+import type { ThreadItem } from '../threads/item.js';
+import {
+  archiveThreadId, checkFork, checkpointExists, checkpointTime, checkReset, resolveRange, serializeItem, storeFailure, threadNotFound,
+} from './common.js';
+import { MAX_SEGMENT, migrate, prepareStatements, SEGMENT_SPAN, type Statements, type ThreadRow } from './sqliteSchema.js';
+import type { AppendOptions, Checkpoint, ForkOptions, ReadRange, ThreadRecord, ThreadStore } from './types.js';
+
+/** Options of {@link SqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Database file; parent directories are created. `:memory:` gives a private in-memory database. */
+  path: string;
+  /** How long a write waits for another process's lock before failing with a transient error (default 5000). */
+  busyTimeoutMs?: number;
+  /**
+   * `NORMAL` (default) survives a process crash, as WAL replays every committed append; `FULL`
+   * also survives power loss at the cost of an fsync per append.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+const DEFAULTS = { busyTimeoutMs: 5000, synchronous: 'NORMAL' } as const;
+
+/** A thread's row plus its derived version and last-append time. */
+interface Loaded {
+  row: ThreadRow;
+  version: number;
+  lastAt: number;
+}
+
+/**
+ * Thread store backed by a single SQLite file in WAL mode; one transaction per operation.
+ *
+ * @example
+ * ```ts
+ * const store = new SqliteStore({ path: '.colloquy/threads.db' });
+ * await store.append('main', [{ id: 'm1', item: { role: 'user', content: 'hi' } }], { expectedVersion: 0 });
+ * const items = await store.readItems('main', { newest: 50 });
+ * await store.close();
+ * ```
+ */
+export class SqliteStore implements ThreadStore {
+  readonly kind = 'sqlite';
+  readonly #db: Database.Database;
+  readonly #sql: Statements;
+  readonly #path: string;
+
+  constructor(options: SqliteStoreOptions) {
+    const opts = { ...DEFAULTS, ...options };
+    this.#path = opts.path;
+    try {
+      if (opts.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.path)), { recursive: true });
+      this.#db = new Database(opts.path, { timeout: opts.busyTimeoutMs });
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma(`synchronous = ${opts.synchronous}`);
+      migrate(this.#db, opts.path);
+      this.#sql = prepareStatements(this.#db);
+    } catch (error) {
+      throw this.#wrap(`open "${opts.path}"`, error);
+    }
+  }
+
+  async getThread(threadId: string): Promise<ThreadRecord | null> {
+    return this.#run('getThread', () => {
+      const loaded = this.#load(threadId);
+      return loaded ? toRecord(loaded) : null;
+    });
+  }
+
+  async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
+    return this.#run('readItems', () =>
+      this.#db.transaction(() => {
+        const loaded = this.#load(threadId);
+        const { start, end } = resolveRange(threadId, loaded?.version ?? 0, range);
+        if (!loaded || start >= end) return [];
+        const chunks: string[][] = [];
+        let visibleEnd = end;
+        for (let seg: number | null = loaded.row.segment_id; seg !== null && visibleEnd > start; ) {
+          const info = this.#sql.segment.get(seg);
+          if (!info) throw new StoreError(`SqliteStore: segment ${seg} of thread "${threadId}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`);
+          const lo = Math.max(start, info.parent_length);
+          if (lo < visibleEnd) chunks.push(this.#sql.itemRange.all(seg * SEGMENT_SPAN + lo, seg * SEGMENT_SPAN + visibleEnd).map((r) => r.body));
+          visibleEnd = Math.min(visibleEnd, info.parent_length);
+          seg = info.parent_segment;
+        }
+        return chunks.reverse().flat().map((body) => JSON.parse(body) as ThreadItem);
+      })(),
+    );
+  }
+
+  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    const bodies = items.map((item) => serializeItem(threadId, item));
+    const v = options.expectedVersion;
+    return this.#run('append', () => {
+      // Fast path: one statement, atomic on its own, with the version check inside it.
+      if (bodies.length === 1 && this.#sql.appendOne.run({ id: threadId, v, at: Date.now(), body: bodies[0]! }).changes === 1) return v + 1;
+      return this.#appendSlow(threadId, bodies, options);
+    });
+  }
+
+  /** New threads, batches and conflicts: version check and inserts in one IMMEDIATE transaction. */
+  #appendSlow(threadId: string, bodies: string[], options: AppendOptions): number {
+    return this.#db
+      .transaction(() => {
+        const head = this.#sql.head.get(threadId);
+        const current = !head ? 0 : head.last_key === null ? head.parent_length : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
+        if (current !== options.expectedVersion) throw new ConflictError(threadId, options.expectedVersion, current);
+        if (bodies.length === 0) return current;
+        const now = Date.now();
+        const segment = head ? head.segment_id : this.#createThread(threadId, options.chatId ?? null, '{}', now);
+        if (current + bodies.length >= SEGMENT_SPAN) throw new StoreError(`SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`);
+        const base = segment * SEGMENT_SPAN + current;
+        for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
+        return current + bodies.length;
+      })
+      .immediate();
+  }
+
+  async setMetadata(threadId: string, metadata: Record<string, unknown>, chatId?: string | null): Promise<void> {
+    const json = JSON.stringify(metadata);
+    this.#run('setMetadata', () =>
+      this.#db.transaction(() => {
+        const now = Date.now();
+        if (this.#sql.setMetadata.run(json, now, threadId).changes === 0) this.#createThread(threadId, chatId ?? null, json, now);
+      }).immediate(),
+    );
+  }
+
+  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    return this.#run('listThreads', () =>
+      this.#db.transaction(() => {
+        const rows = filter.chatId === undefined ? this.#sql.threadsAll.all() : this.#sql.threadsByChat.all(filter.chatId);
+        return rows.map((row) => toRecord(this.#complete(row)));
+      })(),
+    );
+  }
+
+  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
+    return this.#run('fork', () =>
+      this.#db.transaction(() => {
+        const source = this.#load(sourceId);
+        if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
+        const upTo = options.upTo ?? source.version;
+        checkFork(sourceId, targetId, upTo, source.version, this.#sql.thread.get(targetId) !== undefined);
+        const segment = this.#newSegment(upTo === 0 ? null : source.row.segment_id, upTo);
+        const chatId = options.chatId !== undefined ? options.chatId : source.row.chat_id;
+        const now = Date.now();
+        this.#sql.insertThread.run(targetId, chatId, segment, metadata ?? source.row.metadata, sourceId, upTo, now, now);
+        return toRecord(this.#load(targetId)!);
+      }).immediate(),
+    );
+  }
+
+  async reset(threadId: string, version: number): Promise<string | null> {
+    return this.#run('reset', () =>
+      this.#db.transaction(() => {
+        const loaded = this.#load(threadId);
+        if (!loaded) throw threadNotFound(`reset("${threadId}")`, threadId);
+        checkReset(threadId, version, loaded.version);
+        if (version === loaded.version) return null;
+        const { row } = loaded;
+        const archiveId = archiveThreadId(threadId);
+        const now = Date.now();
+        this.#sql.insertThread.run(archiveId, row.chat_id, row.segment_id, row.metadata, threadId, loaded.version, now, now);
+        this.#sql.setSegment.run(this.#newSegment(version === 0 ? null : row.segment_id, version), now, threadId);
+        return archiveId;
+      }).immediate(),
+    );
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    this.#run('deleteThread', () =>
+      this.#db.transaction(() => {
+        const row = this.#sql.thread.get(threadId);
+        if (!row) return;
+        this.#sql.deleteThread.run(threadId);
+        this.#collect(row.segment_id);
+      }).immediate(),
+    );
+  }
+
+  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    const ms = checkpointTime(checkpoint);
+    const body = JSON.stringify(checkpoint);
+    this.#run('putCheckpoint', () =>
+      this.#db.transaction(() => {
+        if (this.#sql.checkpoint.get(checkpoint.checkpointId)) throw checkpointExists(checkpoint.checkpointId);
+        this.#sql.insertCheckpoint.run(checkpoint.checkpointId, checkpoint.chatId, ms, body);
+      }).immediate(),
+    );
+  }
+
+  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    return this.#run('listCheckpoints', () => this.#sql.checkpointsByChat.all(chatId).map((r) => JSON.parse(r.body) as Checkpoint));
+  }
+
+  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    return this.#run('getCheckpoint', () => {
+      const row = this.#sql.checkpoint.get(checkpointId);
+      return row ? (JSON.parse(row.body) as Checkpoint) : null;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#run('close', () => this.#db.close());
+  }
+
+  #load(threadId: string): Loaded | null {
+    const row = this.#sql.thread.get(threadId);
+    return row ? this.#complete(row) : null;
+  }
+
+  /** Derives the version from the segment's last item (no per-append update of the thread row). */
+  #complete(row: ThreadRow): Loaded {
+    const seg = row.segment_id;
+    const last = this.#sql.lastItem.get(seg * SEGMENT_SPAN, (seg + 1) * SEGMENT_SPAN);
+    if (last) return { row, version: last.item_key - seg * SEGMENT_SPAN + 1, lastAt: last.at };
+    const info = this.#sql.segment.get(seg);
+    if (!info) throw new StoreError(`SqliteStore: segment ${seg} of thread "${row.thread_id}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`);
+    return { row, version: info.parent_length, lastAt: 0 };
+  }
+
+  #newSegment(parent: number | null, parentLength: number): number {
+    const id = Number(this.#sql.insertSegment.run(parent, parentLength).lastInsertRowid);
+    if (id > MAX_SEGMENT) throw new StoreError(`SqliteStore: segment id ${id} exceeds ${MAX_SEGMENT} in "${this.#path}". Start a new database file.`);
+    return id;
+  }
+
+  #createThread(threadId: string, chatId: string | null, metadata: string, now: number): number {
+    const segment = this.#newSegment(null, 0);
+    this.#sql.insertThread.run(threadId, chatId, segment, metadata, null, null, now, now);
+    return segment;
+  }
+
+  /** Frees items no thread can see any more, walking up from a segment that lost its thread. */
+  #collect(start: number): void {
+    for (let seg: number | null = start; seg !== null; ) {
+      if (this.#sql.segmentUsed.get(seg)) return;
+      const { reach, n } = this.#sql.childReach.get(seg)!;
+      if (n > 0) {
+        this.#sql.deleteItems.run(seg * SEGMENT_SPAN + (reach ?? 0), (seg + 1) * SEGMENT_SPAN);
+        return;
+      }
+      const info = this.#sql.segment.get(seg);
+      this.#sql.deleteItems.run(seg * SEGMENT_SPAN, (seg + 1) * SEGMENT_SPAN);
+      this.#sql.deleteSegment.run(seg);
+      seg = info?.parent_segment ?? null;
+    }
+  }
+
+  #run<T>(operation: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw this.#wrap(operation, error);
+    }
+  }
+
+  #wrap(operation: string, error: unknown): Error {
+    if (error instanceof ColloquyError) return error;
+    const code = (error as { code?: unknown }).code;
+    const transient = typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+    return storeFailure('sqlite', `${operation} on "${this.#path}"`, error, transient);
+  }
+}
+
+function toRecord({ row, version, lastAt }: Loaded): ThreadRecord {
+  return {
+    threadId: row.thread_id,
+    chatId: row.chat_id,
+    version,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+    forkedFrom: row.forked_from_thread === null ? null : { threadId: row.forked_from_thread, version: row.forked_from_version ?? 0 },
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(Math.max(row.updated_at, lastAt)).toISOString(),
+  };
+}

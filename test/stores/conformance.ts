@@ -1,0 +1,59 @@
+/**
+ * The shared conformance suite every {@link ThreadStore} backend must pass. A backend's spec file
+ * calls {@link runStoreConformance} once:
+ *
+ * @example
+ * ```ts
+ * import { runStoreConformance } from './conformance.js';
+ * import { MemoryStore } from '../../src/stores/memory.js';
+ *
+ * runStoreConformance({ name: 'MemoryStore', create: async () => new MemoryStore() });
+ * ```
+ * @module
+ */
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { ThreadStore } from '../../src/stores/types.js';
+import { appendTests } from './conformance/append.js';
+import { checkpointTests } from './conformance/checkpoints.js';
+import { forkTests } from './conformance/fork.js';
+import { readTests } from './conformance/read.js';
+
+/** How to run the conformance suite against one backend. */
+export interface StoreConformanceOptions {
+  /** Shown as the outer `describe`, e.g. `SqliteStore`. */
+  name: string;
+  /** Makes a fresh, empty store; called before every test. */
+  create: () => Promise<ThreadStore>;
+  /**
+   * Tears down a store made by `create`, after every test. It must close the store (and may then
+   * drop its data, e.g. remove a temp dir or flush a key prefix). Default: `store.close()`.
+   */
+  destroy?: (store: ThreadStore) => Promise<void>;
+  /** When set, the whole suite is skipped and this reason appears in the suite's name. */
+  skip?: string;
+}
+
+/** Registers the conformance suite (one `describe` per method) for a backend. */
+export function runStoreConformance(opts: StoreConformanceOptions): void {
+  const title = opts.skip ? `${opts.name} conformance (skipped: ${opts.skip})` : `${opts.name} conformance`;
+  describe.skipIf(Boolean(opts.skip))(title, () => {
+    let current: ThreadStore | undefined;
+    beforeEach(async () => {
+      current = await opts.create();
+    });
+    afterEach(async () => {
+      const store = current;
+      current = undefined;
+      if (!store) return;
+      await (opts.destroy ? opts.destroy(store) : store.close());
+    });
+    const store = (): ThreadStore => {
+      if (!current) throw new Error(`${opts.name}: create() did not produce a store before the test ran.`);
+      return current;
+    };
+    appendTests(store);
+    readTests(store);
+    forkTests(store);
+    checkpointTests(store);
+  });
+}
