@@ -1,0 +1,82 @@
+/**
+ * The shared pino logger factory. Logs go to stderr (stdout stays for command output), and keys,
+ * tokens and Authorization headers are redacted by field name and by value pattern.
+ * @module
+ */
+import pino from 'pino';
+import type { DestinationStream, Logger } from 'pino';
+import { REDACTED, redactSecrets, redactString } from './redact.js';
+
+/** Log levels accepted by {@link createLogger} (and the CLI's `--log-level`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A log level name. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Options of {@link createLogger}. */
+export interface CreateLoggerOptions {
+  /** The minimum level written (default `COLLOQUY_LOG_LEVEL`, else `warn`). */
+  level?: LogLevel;
+  /** Where lines go (default stderr). Tests pass a stream to read them. */
+  destination?: DestinationStream;
+  /** Exact secret values to scrub from every line (for example, loaded API keys). */
+  secrets?: readonly string[];
+  /** The logger's name (default `colloquy`). */
+  name?: string;
+}
+
+/** pino `redact` paths: secret fields at the top level and one or two levels down. */
+export const REDACT_PATHS = [
+  'apiKey', 'api_key', 'authorization', 'Authorization', 'token', 'password', 'secret',
+  '*.apiKey', '*.api_key', '*.authorization', '*.Authorization', '*.token', '*.password', '*.secret',
+  '*.headers.authorization', '*.headers.Authorization', '*.headers["x-api-key"]', 'headers.authorization',
+  'headers.Authorization', 'headers["x-api-key"]',
+];
+
+/** Whether a string is a known log level. */
+export function isLogLevel(value: string): value is LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+/**
+ * Creates a pino logger with secret redaction.
+ *
+ * @example
+ * ```ts
+ * const logger = createLogger({ level: 'info' });
+ * logger.info({ profile: 'fast', attempt: 1 }, 'model attempt succeeded');
+ * ```
+ */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const envLevel = process.env.COLLOQUY_LOG_LEVEL;
+  const level = options.level ?? (envLevel && isLogLevel(envLevel) ? envLevel : 'warn');
+  const redactOptions = { secrets: options.secrets };
+  return pino(
+    {
+      name: options.name ?? 'colloquy',
+      level,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      formatters: { log: (object) => redactSecrets(object, redactOptions) },
+      hooks: {
+        logMethod(args, method) {
+          const cleaned = args.map((arg) => (typeof arg === 'string' ? redactString(arg, redactOptions) : arg));
+          return method.apply(this, cleaned as Parameters<typeof method>);
+        },
+      },
+    },
+    options.destination ?? pino.destination({ dest: 2, sync: true }),
+  );
+}
+
+let defaultLogger: Logger | undefined;
+
+/** The process-wide logger used when no logger is passed (created on first use). */
+export function getDefaultLogger(): Logger {
+  defaultLogger ??= createLogger();
+  return defaultLogger;
+}
+
+/** Replaces the process-wide logger (the CLI calls this after reading `--log-level`). */
+export function setDefaultLogger(logger: Logger): void {
+  defaultLogger = logger;
+}

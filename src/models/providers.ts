@@ -1,0 +1,108 @@
+/**
+ * Provider adapters: one profile to one `@openai/agents-core` Model, with no retry or fallback
+ * wrapping (see `createModel` for that).
+ *
+ * - `openai`: `OpenAIResponsesModel` (or `OpenAIChatCompletionsModel` with `api: chat`) over an
+ *   `openai` client with the profile's `base_url`, key and timeout; the client's own retries are
+ *   off so that the SDK's retry settings are the only ones.
+ * - `anthropic`, `ollama`, `openai-compatible`: `aisdk()` over `@ai-sdk/anthropic` or
+ *   `@ai-sdk/openai-compatible` (Ollama through its OpenAI-compatible `/v1` endpoint).
+ * - `scripted`: `ScriptedModel` with `repeatLast`; `replay`: `ReplayModel`.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { Model } from '@openai/agents-core';
+import { aisdk } from '@openai/agents-extensions/ai-sdk';
+import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
+import OpenAI from 'openai';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { resolveApiKey } from './apiKeys.js';
+import { scriptedStepSchema } from './profile.js';
+import type { ModelProfile } from './profile.js';
+import { ReplayModel } from './replayModel.js';
+import { ScriptedModel } from './scriptedModel.js';
+import type { ScriptedStep } from './scriptedModel.js';
+
+/** The default base URL of a local Ollama's OpenAI-compatible endpoint. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+/** What a provider adapter needs besides the profile. */
+export interface ProviderContext {
+  /** The profile name, for messages. */
+  name: string;
+  env: NodeJS.ProcessEnv;
+  /** The directory relative `script_file` and `cassette` paths resolve from. */
+  baseDir: string;
+}
+
+function loadScript(name: string, profile: ModelProfile, baseDir: string): ScriptedStep[] {
+  if (profile.script) return profile.script as ScriptedStep[];
+  const file = path.resolve(baseDir, profile.script_file!);
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new ConfigError(
+      `Profile "${name}" has script_file ${file}, which could not be read: ${(error as Error).message}. Fix the path (relative to the config file).`,
+      { cause: error },
+    );
+  }
+  const parsed = z.array(scriptedStepSchema).safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      `Profile "${name}" has script_file ${file}, which is not a list of steps (strings or { tool, args }): ${parsed.error.issues[0]?.message}.`,
+    );
+  }
+  return parsed.data as ScriptedStep[];
+}
+
+function openaiModel(name: string, profile: ModelProfile, env: NodeJS.ProcessEnv): Model {
+  const client = new OpenAI({
+    apiKey: resolveApiKey(name, profile, env),
+    baseURL: profile.base_url,
+    maxRetries: 0,
+    ...(profile.timeout_seconds === undefined ? {} : { timeout: profile.timeout_seconds * 1000 }),
+  });
+  return profile.api === 'chat'
+    ? new OpenAIChatCompletionsModel(client, profile.model)
+    : new OpenAIResponsesModel(client, profile.model);
+}
+
+/**
+ * Builds the bare Model of one profile. Throws `MISSING_API_KEY` when its key is not set and
+ * ConfigError when a provider field is missing.
+ */
+export function createProviderModel(profile: ModelProfile, context: ProviderContext): Model {
+  const { name, env, baseDir } = context;
+  switch (profile.provider) {
+    case 'openai':
+      return openaiModel(name, profile, env);
+    case 'anthropic': {
+      const provider = createAnthropic({ apiKey: resolveApiKey(name, profile, env), baseURL: profile.base_url });
+      return aisdk(provider(profile.model));
+    }
+    case 'ollama':
+    case 'openai-compatible': {
+      const baseURL = profile.base_url ?? (profile.provider === 'ollama' ? OLLAMA_DEFAULT_BASE_URL : undefined);
+      if (!baseURL) {
+        throw new ConfigError(`Profile "${name}" uses provider openai-compatible but has no base_url. Set base_url to the server's /v1 URL.`);
+      }
+      const provider = createOpenAICompatible({
+        name: profile.provider,
+        baseURL,
+        apiKey: resolveApiKey(name, profile, env),
+        includeUsage: true,
+      });
+      return aisdk(provider.chatModel(profile.model));
+    }
+    case 'scripted':
+      return new ScriptedModel(loadScript(name, profile, baseDir), { name, repeatLast: true });
+    case 'replay':
+      return new ReplayModel(path.resolve(baseDir, profile.cassette!), { label: name });
+  }
+}

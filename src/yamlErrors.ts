@@ -1,0 +1,152 @@
+/**
+ * Readable errors for YAML files checked with zod: every problem names the file, the
+ * `line:column` of the offending node, the path and what was expected. Used by `colloquy.yaml`,
+ * profile files and ensemble files.
+ * @module
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document, Node } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+/** A 1-based position in a YAML file. */
+export interface YamlLocation {
+  line: number;
+  column: number;
+}
+
+/** A zod issue, reduced to what {@link formatYamlIssues} reads (works with zod 4 issues). */
+export interface YamlIssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  keys?: readonly string[];
+}
+
+/** Options of {@link formatYamlIssues}. */
+export interface FormatYamlIssuesOptions {
+  /** The file name shown in messages. */
+  file: string;
+  /** The parsed document (from `parseDocument(text, { lineCounter })`). */
+  doc: Document;
+  /** The line counter passed to `parseDocument`. */
+  lineCounter: LineCounter;
+  /** The zod issues to format. */
+  issues: readonly YamlIssueLike[];
+}
+
+/** A YAML file parsed with positions kept, ready for {@link formatYamlIssues}. */
+export interface ParsedYaml {
+  file: string;
+  doc: Document;
+  lineCounter: LineCounter;
+  /** The plain JS value of the document (`undefined` for an empty file). */
+  value: unknown;
+}
+
+function childOf(node: unknown, key: PropertyKey): { key?: Node; value?: unknown } | undefined {
+  if (isMap(node)) {
+    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key));
+    return pair ? { key: pair.key as Node, value: pair.value } : undefined;
+  }
+  if (isSeq(node) && typeof key === 'number') {
+    return key < node.items.length ? { value: node.items[key] } : undefined;
+  }
+  return undefined;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range ? range[0] : undefined;
+}
+
+/**
+ * Finds the position of the node at `path` (keys and indexes). When `path` goes past what the
+ * document has (a missing key), the deepest existing node is used. With `preferKey`, the position
+ * of the last key itself is returned (for unknown keys).
+ *
+ * @example
+ * ```ts
+ * const lineCounter = new LineCounter();
+ * const doc = parseDocument(text, { lineCounter });
+ * locateYamlPath(doc, ['profiles', 'fast', 'provider'], lineCounter); // { line: 4, column: 15 }
+ * ```
+ */
+export function locateYamlPath(
+  doc: Document,
+  path: readonly PropertyKey[],
+  lineCounter: LineCounter,
+  preferKey = false,
+): YamlLocation | undefined {
+  let node: unknown = doc.contents;
+  let offset = rangeStart(node);
+  for (let i = 0; i < path.length; i++) {
+    const child = childOf(node, path[i]!);
+    if (!child) break;
+    const isLast = i === path.length - 1;
+    const target = isLast && preferKey && child.key ? child.key : (child.value ?? child.key);
+    offset = rangeStart(target) ?? rangeStart(child.key) ?? offset;
+    node = child.value;
+  }
+  if (offset === undefined) return undefined;
+  const { line, col } = lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+/** Renders a path as `profiles.fast.provider` or `steps[2].agent` ('(top level)' when empty). */
+export function formatYamlPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(top level)' : out;
+}
+
+/**
+ * Formats zod issues as one line each: `file:line:column: path: message`. Unknown keys are
+ * located at the key itself and listed with their names.
+ */
+export function formatYamlIssues(options: FormatYamlIssuesOptions): string {
+  const { file, doc, lineCounter, issues } = options;
+  const lines: string[] = [];
+  for (const issue of issues) {
+    const unknownKeys = issue.code === 'unrecognized_keys' && issue.keys ? issue.keys : undefined;
+    for (const key of unknownKeys ?? [undefined]) {
+      const path = key === undefined ? issue.path : [...issue.path, key];
+      const where = locateYamlPath(doc, path, lineCounter, key !== undefined);
+      const at = where ? `${file}:${where.line}:${where.column}` : file;
+      const message =
+        key === undefined
+          ? issue.message
+          : `unknown key "${key}" (remove it or check its spelling)`;
+      lines.push(`${at}: ${formatYamlPath(path)}: ${message}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Parses YAML text keeping positions; a syntax error becomes a ConfigError with line:column. */
+export function parseYamlText(file: string, text: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first) {
+    const { line, col } = lineCounter.linePos(first.pos[0]);
+    throw new ConfigError(
+      `${file}:${line}:${col}: invalid YAML: ${first.message.split('\n')[0]}. Fix the syntax at that position.`,
+    );
+  }
+  return { file, doc, lineCounter, value: doc.toJS() as unknown };
+}
+
+/**
+ * Parses YAML text and checks it with a zod schema; every problem is reported with its position
+ * in one ConfigError.
+ */
+export function parseYamlWithSchema<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
+  const parsed = parseYamlText(file, text);
+  const result = schema.safeParse(parsed.value ?? {});
+  if (result.success) return result.data;
+  const details = formatYamlIssues({ ...parsed, issues: result.error.issues as YamlIssueLike[] });
+  throw new ConfigError(`${file} is invalid:\n${details}`);
+}
