@@ -1,0 +1,189 @@
+/**
+ * Dependency conditions: CEL expressions (`@marcbachmann/cel-js`) over exactly four variables,
+ * `state` (accumulated_context), `turn` (turns so far), `outputs` (each agent's latest output) and
+ * `executions` (runs per agent). Nothing else is reachable: no host functions are registered, and
+ * CEL has no loops, I/O or property access outside the given maps.
+ *
+ * Evaluation cannot hang: expressions are capped in length and AST size, comprehension macros
+ * (`all`, `exists`, `map`, ...) cannot nest, `matches()` (regular expressions, which can
+ * backtrack) is refused, and the context is capped in size. Every integral number is passed as a
+ * CEL `int`, so `state.count + 1 == 3` works.
+ * @module
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { ColloquyError } from '../errors.js';
+
+/** The variables a condition sees. */
+export interface ConditionContext {
+  state: Record<string, unknown>;
+  turn: number;
+  outputs: Record<string, unknown>;
+  executions: Record<string, number>;
+}
+
+/** A syntax or type problem in a condition, with its 0-based offset in the expression. */
+export interface ConditionProblem {
+  message: string;
+  offset: number;
+}
+
+/** A compiled condition: call it with a context; it returns a boolean or throws ConditionError. */
+export type CompiledCondition = (context: ConditionContext) => boolean;
+
+/** A condition failed to evaluate (missing key, wrong type, non-boolean result, too large a context). */
+export class ConditionError extends ColloquyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ENSEMBLE_RUN_ERROR', message, options);
+  }
+}
+
+/** Bounds that keep parsing and evaluation finite and small. */
+export const CONDITION_LIMITS = {
+  maxLength: 2000,
+  maxAstNodes: 256,
+  maxDepth: 24,
+  /** Values (scalars, list items, map entries) in the whole context. */
+  maxContextValues: 20_000,
+  maxContextDepth: 32,
+} as const;
+
+const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+const environment = new Environment({
+  unlistedVariablesAreDyn: false,
+  homogeneousAggregateLiterals: false,
+  limits: { maxAstNodes: CONDITION_LIMITS.maxAstNodes, maxDepth: CONDITION_LIMITS.maxDepth, maxListElements: 64, maxMapEntries: 64, maxCallArguments: 8 },
+});
+environment.registerVariable('state', 'map');
+environment.registerVariable('turn', 'int');
+environment.registerVariable('outputs', 'map');
+environment.registerVariable('executions', 'map');
+
+function offsetOf(error: unknown): number {
+  const e = error as { node?: { pos?: number }; range?: { start?: number } };
+  return e.node?.pos ?? e.range?.start ?? 0;
+}
+
+function summaryOf(error: unknown): string {
+  const e = error as { summary?: string; message?: string };
+  return (e.summary ?? e.message ?? String(error)).split('\n')[0]!;
+}
+
+/** Children of a cel-js AST node. */
+function children(node: ASTNode): ASTNode[] {
+  const out: ASTNode[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object' && 'op' in value) out.push(value as ASTNode);
+  };
+  visit(node.args);
+  return out;
+}
+
+/** Refuses nested comprehensions and `matches()`; returns the first problem found. */
+function checkShape(node: ASTNode, inComprehension = false): ConditionProblem | null {
+  const name = node.op === 'rcall' || node.op === 'call' ? (node.args[0] as string) : undefined;
+  if (name === 'matches') {
+    return { offset: node.pos, message: 'matches() is not allowed in conditions (regular expressions can backtrack without bound); use contains(), startsWith() or endsWith()' };
+  }
+  const isComprehension = node.op === 'rcall' && name !== undefined && COMPREHENSIONS.has(name);
+  if (isComprehension && inComprehension) {
+    return { offset: node.pos, message: `nested comprehensions are not allowed in conditions ("${name}" inside another); split the check or store a flag from the agent` };
+  }
+  for (const child of children(node)) {
+    const problem = checkShape(child, inComprehension || isComprehension);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * Checks a condition without running it: syntax, known variables, boolean type and the safety
+ * rules. Returns `null` when it is fine.
+ */
+export function checkCondition(expression: string): ConditionProblem | null {
+  if (expression.length > CONDITION_LIMITS.maxLength) {
+    return { offset: CONDITION_LIMITS.maxLength, message: `the condition is ${expression.length} characters long; the limit is ${CONDITION_LIMITS.maxLength}` };
+  }
+  let parsed;
+  try {
+    parsed = environment.parse(expression);
+  } catch (error) {
+    return { offset: offsetOf(error), message: `CEL syntax error: ${summaryOf(error)}` };
+  }
+  const shape = checkShape(parsed.ast);
+  if (shape) return shape;
+  const checked = parsed.check();
+  if (!checked.valid) {
+    return {
+      offset: offsetOf(checked.error),
+      message: `${summaryOf(checked.error)} (conditions can use only state, turn, outputs and executions)`,
+    };
+  }
+  if (checked.type !== 'bool' && checked.type !== 'dyn') {
+    return { offset: 0, message: `the condition must be a boolean expression, but it is of type ${checked.type}; compare the value, e.g. "... == true"` };
+  }
+  return null;
+}
+
+/** Converts a JSON-like value for CEL (integers become `int`) and enforces the size caps. */
+function toCel(value: unknown, budget: { left: number }, depth: number): unknown {
+  if (--budget.left < 0) {
+    throw new ConditionError(
+      `The condition context holds more than ${CONDITION_LIMITS.maxContextValues} values. ` +
+        'Have agents return smaller outputs, or write a summary flag under a state_key and test that.',
+    );
+  }
+  if (depth > CONDITION_LIMITS.maxContextDepth) {
+    throw new ConditionError(`The condition context is nested deeper than ${CONDITION_LIMITS.maxContextDepth} levels. Flatten the agents' outputs.`);
+  }
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (value === null || typeof value !== 'object') return value === undefined ? null : value;
+  if (Array.isArray(value)) return value.map((item) => toCel(item, budget, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = toCel(item, budget, depth + 1);
+  return out;
+}
+
+/**
+ * Compiles a condition. Throws a ConditionError naming the problem and its position; evaluation
+ * errors (a missing key, a type mismatch, a non-boolean result) are ConditionErrors too.
+ *
+ * @example
+ * ```ts
+ * const isUnsatisfied = compileCondition('!state.review.satisfied && turn < 10');
+ * isUnsatisfied({ state: { review: { satisfied: false } }, turn: 2, outputs: {}, executions: {} }); // true
+ * ```
+ */
+export function compileCondition(expression: string): CompiledCondition {
+  const problem = checkCondition(expression);
+  if (problem) {
+    throw new ConditionError(`Condition "${expression}" is invalid at character ${problem.offset + 1}: ${problem.message}.`);
+  }
+  const evaluate = environment.parse(expression);
+  return (context) => {
+    const budget = { left: CONDITION_LIMITS.maxContextValues };
+    const celContext = {
+      state: toCel(context.state, budget, 0),
+      turn: BigInt(context.turn),
+      outputs: toCel(context.outputs, budget, 0),
+      executions: toCel(context.executions, budget, 0),
+    };
+    let value: unknown;
+    try {
+      value = evaluate(celContext);
+    } catch (error) {
+      throw new ConditionError(
+        `Condition "${expression}" failed at character ${offsetOf(error) + 1}: ${summaryOf(error)}. ` +
+          'Guard optional keys with has(), e.g. "has(state.review) && state.review.ok".',
+        { cause: error },
+      );
+    }
+    if (typeof value !== 'boolean') {
+      const shown = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? Number(item) : item)) ?? String(value);
+      throw new ConditionError(`Condition "${expression}" returned ${shown.slice(0, 200)}, not a boolean. Make it a comparison.`);
+    }
+    return value;
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The scheduler decides, from the committed state alone, which agents run in the next step. It
+ * is pure, so a resumed run plans exactly what an uninterrupted one would.
+ *
+ * Rules, per agent in file order:
+ * - An agent without dependencies runs once, at the start. An agent with
+ *   `triggers_conversation: true` may also start before its dependencies have run.
+ * - Otherwise it runs when its dependencies hold: a dependency holds when that agent has new
+ *   output since this agent last ran, its condition (if any) is true, and it has triggered this
+ *   agent fewer than `max_executions` times. Every `requires_all` dependency must hold, and when
+ *   there are `requires_all: false` dependencies at least one of them must hold.
+ * - An agent that would run but has reached `conversation.max_turns` or
+ *   `conversation_limits.max_agent_executions` is blocked by a limit instead.
+ * @module
+ */
+import type { CompiledCondition, ConditionContext } from './conditions.js';
+import { compileCondition, ConditionError } from './conditions.js';
+import type { Ensemble, EnsembleAgent, EnsembleDependency } from './schema.js';
+import type { ConversationState } from './state.js';
+import { latestOutputs } from './state.js';
+
+/** Per agent and dependency: the dependency's run count when the agent last started, and triggers. */
+export interface SchedulerBook {
+  consumed: Record<string, Record<string, number>>;
+  triggers: Record<string, Record<string, number>>;
+}
+
+/** What the next step should be. */
+export interface StepPlan {
+  /** Agents to run now, in file order. */
+  ready: string[];
+  /** Agents that would run but reached a per-agent limit. */
+  limited: string[];
+}
+
+/** A condition that failed, with the agent whose dependency it guards. */
+export class SchedulingError extends ConditionError {
+  readonly agent: string;
+
+  constructor(agent: string, error: ConditionError) {
+    super(`While scheduling agent "${agent}": ${error.message}`, { cause: error });
+    this.agent = agent;
+  }
+}
+
+/** An empty book. */
+export function createBook(): SchedulerBook {
+  return { consumed: {}, triggers: {} };
+}
+
+const compiled = new Map<string, CompiledCondition>();
+
+function conditionHolds(expression: string, context: ConditionContext): boolean {
+  let condition = compiled.get(expression);
+  if (!condition) {
+    condition = compileCondition(expression);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(expression, condition);
+  }
+  return condition(context);
+}
+
+type DependencyStatus = 'holds' | 'exhausted' | 'no';
+
+function dependencyStatus(
+  agent: EnsembleAgent,
+  dep: EnsembleDependency,
+  state: ConversationState,
+  book: SchedulerBook,
+  context: () => ConditionContext,
+): DependencyStatus {
+  const runs = state.agent_execution_count[dep.agent_name] ?? 0;
+  const seen = book.consumed[agent.name]?.[dep.agent_name] ?? 0;
+  if (runs === 0 || runs <= seen) return 'no';
+  if (dep.condition !== undefined && !conditionHolds(dep.condition, context())) return 'no';
+  const used = book.triggers[agent.name]?.[dep.agent_name] ?? 0;
+  return used < dep.max_executions ? 'holds' : 'exhausted';
+}
+
+/** Whether the agent wants to run: 'run', 'limited' (only a limit stops it) or 'no'. */
+function wants(agent: EnsembleAgent, state: ConversationState, book: SchedulerBook, context: () => ConditionContext): 'run' | 'limited' | 'no' {
+  const own = state.agent_execution_count[agent.name] ?? 0;
+  if (agent.depends_on.length === 0) return own === 0 ? 'run' : 'no';
+  if (own === 0 && agent.conversation.triggers_conversation) return 'run';
+  let exhausted = false;
+  const statusOf = (dep: EnsembleDependency) => {
+    try {
+      const status = dependencyStatus(agent, dep, state, book, context);
+      if (status === 'exhausted') exhausted = true;
+      return status;
+    } catch (error) {
+      throw error instanceof ConditionError ? new SchedulingError(agent.name, error) : error;
+    }
+  };
+  const all = agent.depends_on.filter((dep) => dep.requires_all);
+  const any = agent.depends_on.filter((dep) => !dep.requires_all);
+  const allStatus = all.map(statusOf);
+  const anyStatus = any.map(statusOf);
+  const allOk = allStatus.every((status) => status === 'holds');
+  const anyOk = any.length === 0 || anyStatus.includes('holds');
+  if (allOk && anyOk) return 'run';
+  const allNearly = allStatus.every((status) => status !== 'no');
+  const anyNearly = any.length === 0 || anyStatus.some((status) => status !== 'no');
+  return exhausted && allNearly && anyNearly ? 'limited' : 'no';
+}
+
+/** The variables conditions see. */
+export function conditionContext(state: ConversationState): ConditionContext {
+  return {
+    state: state.accumulated_context,
+    turn: state.turn_count,
+    outputs: latestOutputs(state),
+    executions: state.agent_execution_count,
+  };
+}
+
+/** Plans the next step. Throws {@link SchedulingError} when a condition fails to evaluate. */
+export function planStep(ensemble: Ensemble, state: ConversationState, book: SchedulerBook): StepPlan {
+  let cached: ConditionContext | undefined;
+  const context = () => (cached ??= conditionContext(state));
+  const plan: StepPlan = { ready: [], limited: [] };
+  for (const agent of ensemble.agents) {
+    const decision = wants(agent, state, book, context);
+    if (decision === 'no') continue;
+    const own = state.agent_execution_count[agent.name] ?? 0;
+    const cap = Math.min(agent.conversation.max_turns, ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity);
+    if (decision === 'limited' || own >= cap) plan.limited.push(agent.name);
+    else plan.ready.push(agent.name);
+  }
+  return plan;
+}
+
+/** Records that `agent` started with the committed state `state`: marks its dependencies consumed. */
+export function markStarted(ensemble: Ensemble, agentName: string, state: ConversationState, book: SchedulerBook): void {
+  const agent = ensemble.agents.find((candidate) => candidate.name === agentName);
+  if (!agent) return;
+  const consumed = (book.consumed[agentName] ??= {});
+  const triggers = (book.triggers[agentName] ??= {});
+  for (const dep of agent.depends_on) {
+    const runs = state.agent_execution_count[dep.agent_name] ?? 0;
+    if (runs > (consumed[dep.agent_name] ?? 0)) triggers[dep.agent_name] = (triggers[dep.agent_name] ?? 0) + 1;
+    consumed[dep.agent_name] = runs;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The ensemble file format, as one zod schema. Field names follow llm-orc's (snake_case); the
+ * llm-orc spellings `dependencies` and `prompt` are accepted as aliases of `depends_on` and
+ * `system_prompt`, so that llm-orc files load with at most renamed keys.
+ * @module
+ */
+import { z } from 'zod';
+
+/** Agent names: a letter or `_`, then letters, digits, `_` or `-` (usable in CEL as `state.name`). */
+export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+const agentName = z
+  .string()
+  .regex(AGENT_NAME_PATTERN, 'expected a name of letters, digits, "_" or "-" that starts with a letter or "_"');
+
+/** One dependency as written: an agent name, or the object form with a condition. */
+export const dependencySchema = z.union([
+  agentName,
+  z
+    .object({
+      agent_name: agentName,
+      /** A CEL expression over `{ state, turn, outputs, executions }`; the dependency holds while it is true. */
+      condition: z.string().min(1).optional(),
+      /** How many times this dependency may trigger the agent (default 1). */
+      max_executions: z.number().int().positive().optional(),
+      /** true (default): the agent waits for this dependency; false: any one such dependency suffices. */
+      requires_all: z.boolean().optional(),
+    })
+    .strict(),
+]);
+
+/** Conversation settings of one agent. */
+export const conversationSchema = z
+  .object({
+    /** How many times the agent may run in one conversation (default 1). */
+    max_turns: z.number().int().positive().default(1),
+    /** The key of `accumulated_context` the agent's output is written to (default: its name). */
+    state_key: z.string().min(1).optional(),
+    /** The agent may start the conversation even though it depends on agents that have not run. */
+    triggers_conversation: z.boolean().default(false),
+  })
+  .strict();
+
+/** One agent as written in the file. Exactly one of `script` and `model_profile` (checked by validate). */
+export const agentSchema = z
+  .object({
+    name: agentName,
+    /** llm-orc's optional explicit type; checked against script/model_profile. */
+    type: z.enum(['script', 'llm']).optional(),
+    /** A command, or a path to an executable (relative to the ensemble file). */
+    script: z.string().min(1).optional(),
+    /** A named model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml). */
+    model_profile: z.string().min(1).optional(),
+    system_prompt: z.string().optional(),
+    /** llm-orc alias of system_prompt. */
+    prompt: z.string().optional(),
+    timeout_seconds: z.number().positive().optional(),
+    depends_on: z.array(dependencySchema).optional(),
+    /** llm-orc alias of depends_on. */
+    dependencies: z.array(dependencySchema).optional(),
+    conversation: conversationSchema.optional(),
+    /** Free-form settings passed to script agents in `context.config`. */
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+/** Global limits of one conversation. */
+export const conversationLimitsSchema = z
+  .object({
+    max_total_turns: z.number().int().positive().default(20),
+    max_agent_executions: z.record(z.string(), z.number().int().nonnegative()).default({}),
+    timeout_seconds: z.number().positive().default(300),
+  })
+  .strict();
+
+/** The whole ensemble file. */
+export const ensembleFileSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    default_task: z.string().optional(),
+    agents: z.array(agentSchema).min(1, 'expected at least one agent'),
+    conversation_limits: conversationLimitsSchema.default({
+      max_total_turns: 20,
+      max_agent_executions: {},
+      timeout_seconds: 300,
+    }),
+  })
+  .strict();
+
+/** The ensemble file as parsed (aliases not yet folded). */
+export type EnsembleFile = z.output<typeof ensembleFileSchema>;
+
+/** A dependency in its normalized form. */
+export interface EnsembleDependency {
+  agent_name: string;
+  condition?: string;
+  /** Default 1. */
+  max_executions: number;
+  /** Default true. */
+  requires_all: boolean;
+}
+
+/** An agent in its normalized form: aliases folded, defaults applied. */
+export interface EnsembleAgent {
+  name: string;
+  kind: 'script' | 'llm';
+  script?: string;
+  model_profile?: string;
+  system_prompt?: string;
+  timeout_seconds?: number;
+  depends_on: EnsembleDependency[];
+  conversation: { max_turns: number; state_key?: string; triggers_conversation: boolean };
+  config?: Record<string, unknown>;
+}
+
+/** Global limits, defaults applied. */
+export interface ConversationLimits {
+  max_total_turns: number;
+  max_agent_executions: Record<string, number>;
+  timeout_seconds: number;
+}
+
+/** A validated ensemble, ready to run. */
+export interface Ensemble {
+  name: string;
+  description?: string;
+  default_task?: string;
+  agents: EnsembleAgent[];
+  conversation_limits: ConversationLimits;
+  /** The directory relative script paths resolve from (the file's directory; default cwd). */
+  baseDir?: string;
+  /** The file the ensemble came from, if any. */
+  file?: string;
+}
+
+/** Folds aliases and applies defaults. Assumes the file passed {@link ensembleFileSchema}. */
+export function normalizeEnsemble(file: EnsembleFile, where: { baseDir?: string; file?: string } = {}): Ensemble {
+  return {
+    name: file.name,
+    description: file.description,
+    default_task: file.default_task,
+    conversation_limits: file.conversation_limits,
+    baseDir: where.baseDir,
+    file: where.file,
+    agents: file.agents.map((agent) => ({
+      name: agent.name,
+      kind: agent.script !== undefined ? 'script' : 'llm',
+      script: agent.script,
+      model_profile: agent.model_profile,
+      system_prompt: agent.system_prompt ?? agent.prompt,
+      timeout_seconds: agent.timeout_seconds,
+      depends_on: (agent.depends_on ?? agent.dependencies ?? []).map((dep) =>
+        typeof dep === 'string'
+          ? { agent_name: dep, max_executions: 1, requires_all: true }
+          : {
+              agent_name: dep.agent_name,
+              condition: dep.condition,
+              max_executions: dep.max_executions ?? 1,
+              requires_all: dep.requires_all ?? true,
+            },
+      ),
+      conversation: agent.conversation ?? { max_turns: 1, triggers_conversation: false },
+      config: agent.config,
+    })),
+  };
+}

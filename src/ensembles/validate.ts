@@ -1,0 +1,191 @@
+/**
+ * Validation of ensemble files: the zod schema plus the rules a schema cannot express (unknown
+ * or duplicate agents, unconditional dependency cycles, unknown profiles, script vs model_profile,
+ * CEL conditions). Every problem is collected, each with `file:line:column`.
+ * @module
+ */
+import { isScalar, LineCounter, parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { formatYamlPath, locateYamlPath } from '../yamlErrors.js';
+import { checkCondition } from './conditions.js';
+import { ensembleFileSchema, normalizeEnsemble } from './schema.js';
+import type { Ensemble } from './schema.js';
+
+/** One problem in an ensemble file. */
+export interface EnsembleIssue {
+  file: string;
+  line: number;
+  column: number;
+  /** The field, e.g. `agents[1].depends_on[0].condition`. */
+  path: string;
+  message: string;
+}
+
+/** Options of {@link validateEnsembleText}. */
+export interface ValidateEnsembleOptions {
+  /** The file name shown in messages (default `<ensemble>`). */
+  file?: string;
+  /** Known profile names; when given, an unknown `model_profile` is an error. */
+  profileNames?: readonly string[];
+  /** Where relative script paths resolve from (kept on the returned ensemble). */
+  baseDir?: string;
+}
+
+/** What {@link validateEnsembleText} found: every issue, and the ensemble when there were none. */
+export interface EnsembleValidation {
+  issues: EnsembleIssue[];
+  ensemble?: Ensemble;
+}
+
+/** Formats an issue as `file:line:column: path: message`. */
+export function formatEnsembleIssue(issue: EnsembleIssue): string {
+  return `${issue.file}:${issue.line}:${issue.column}: ${issue.path}: ${issue.message}`;
+}
+
+type Path = (string | number)[];
+type Report = (path: Path, message: string, offset?: number) => void;
+type Raw = Record<string, unknown>;
+
+const asRecord = (value: unknown): Raw | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Raw) : undefined;
+
+function depsOf(agent: Raw): { key: string; list: unknown[] } {
+  const key = agent.depends_on !== undefined ? 'depends_on' : 'dependencies';
+  return { key, list: Array.isArray(agent[key]) ? (agent[key] as unknown[]) : [] };
+}
+
+function checkAgent(agent: Raw, index: number, names: Set<string>, options: ValidateEnsembleOptions, report: Report): void {
+  const at: Path = ['agents', index];
+  const hasScript = agent.script !== undefined;
+  const hasProfile = agent.model_profile !== undefined;
+  if (hasScript && hasProfile) {
+    report([...at, 'model_profile'], 'an agent has either script or model_profile, not both; remove one');
+  } else if (!hasScript && !hasProfile) {
+    report([...at, 'name'], `agent "${String(agent.name)}" needs exactly one of script (a command) or model_profile (a profile name)`);
+  }
+  if (agent.type === 'script' && hasProfile) report([...at, 'type'], 'type is script but the agent has model_profile; use script or change type to llm');
+  if (agent.type === 'llm' && hasScript) report([...at, 'type'], 'type is llm but the agent has script; use model_profile or change type to script');
+  if (agent.depends_on !== undefined && agent.dependencies !== undefined) {
+    report([...at, 'dependencies'], 'depends_on and dependencies are the same field (dependencies is the llm-orc spelling); keep one');
+  }
+  if (agent.system_prompt !== undefined && agent.prompt !== undefined) {
+    report([...at, 'prompt'], 'system_prompt and prompt are the same field (prompt is the llm-orc spelling); keep one');
+  }
+  if (options.profileNames && typeof agent.model_profile === 'string' && !options.profileNames.includes(agent.model_profile)) {
+    const known = options.profileNames.length ? options.profileNames.join(', ') : '(none)';
+    report([...at, 'model_profile'], `profile "${agent.model_profile}" does not exist (known: ${known}); define it under profiles: in colloquy.yaml`);
+  }
+  const { key, list } = depsOf(agent);
+  list.forEach((dep, d) => {
+    const object = asRecord(dep);
+    const target = typeof dep === 'string' ? dep : object?.agent_name;
+    const depPath: Path = typeof dep === 'string' ? [...at, key, d] : [...at, key, d, 'agent_name'];
+    if (typeof target === 'string' && !names.has(target)) {
+      report(depPath, `depends on "${target}", which is not an agent of this ensemble (agents: ${[...names].join(', ')})`);
+    }
+    if (typeof object?.condition === 'string') {
+      const problem = checkCondition(object.condition);
+      if (problem) report([...at, key, d, 'condition'], `${problem.message} (character ${problem.offset + 1})`, problem.offset);
+    }
+  });
+}
+
+/** Unconditional edges agent -> dependency; returns each cycle once, as names. */
+function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[] {
+  const edges = new Map<string, string[]>();
+  agents.forEach((agent) => {
+    if (typeof agent.name !== 'string') return;
+    const targets = depsOf(agent).list.flatMap((dep) => {
+      if (typeof dep === 'string') return [dep];
+      const object = asRecord(dep);
+      return object && object.condition === undefined && typeof object.agent_name === 'string' ? [object.agent_name] : [];
+    });
+    edges.set(agent.name, targets);
+  });
+  const found: { index: number; cycle: string[] }[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (name: string): void => {
+    state.set(name, 'open');
+    stack.push(name);
+    for (const next of edges.get(name) ?? []) {
+      if (state.get(next) === 'open') {
+        const cycle = [...stack.slice(stack.indexOf(next)), next];
+        found.push({ index: agents.findIndex((agent) => agent.name === next), cycle });
+      } else if (!state.has(next) && edges.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(name, 'done');
+  };
+  for (const name of edges.keys()) if (!state.has(name)) visit(name);
+  return found;
+}
+
+function semanticChecks(raw: Raw, options: ValidateEnsembleOptions, report: Report): void {
+  const agents = (Array.isArray(raw.agents) ? raw.agents : []).map((agent) => asRecord(agent) ?? {});
+  const names = new Set<string>();
+  agents.forEach((agent, index) => {
+    if (typeof agent.name !== 'string') return;
+    if (names.has(agent.name)) report(['agents', index, 'name'], `agent name "${agent.name}" is used twice; names must be unique`);
+    names.add(agent.name);
+  });
+  agents.forEach((agent, index) => checkAgent(agent, index, names, options, report));
+  for (const { index, cycle } of unconditionalCycles(agents)) {
+    report(['agents', Math.max(0, index), 'name'], `unconditional dependency cycle ${cycle.join(' -> ')}: none of these agents can start; give one dependency a condition`);
+  }
+  const limits = asRecord(asRecord(raw.conversation_limits)?.max_agent_executions);
+  for (const name of Object.keys(limits ?? {})) {
+    if (!names.has(name)) report(['conversation_limits', 'max_agent_executions', name], `"${name}" is not an agent of this ensemble (agents: ${[...names].join(', ')})`);
+  }
+}
+
+function locate(doc: Document, lineCounter: LineCounter, path: Path, offset: number | undefined, preferKey: boolean) {
+  const node = doc.getIn(path, true);
+  if (offset !== undefined && isScalar(node) && node.range && (node.type === 'PLAIN' || node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
+    const { line, col } = lineCounter.linePos(node.range[0] + offset + (node.type === 'PLAIN' ? 0 : 1));
+    return { line, column: col };
+  }
+  return locateYamlPath(doc, path, lineCounter, preferKey) ?? { line: 1, column: 1 };
+}
+
+/**
+ * Validates the text of an ensemble file and returns every issue (empty when valid) and, when
+ * valid, the normalized ensemble.
+ *
+ * @example
+ * ```ts
+ * const { issues } = validateEnsembleText(text, { file: 'team.yaml', profileNames: ['fast'] });
+ * for (const issue of issues) console.error(formatEnsembleIssue(issue));
+ * ```
+ */
+export function validateEnsembleText(text: string, options: ValidateEnsembleOptions = {}): EnsembleValidation {
+  const file = options.file ?? '<ensemble>';
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const issues: EnsembleIssue[] = [];
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors) {
+      const { line, col } = lineCounter.linePos(error.pos[0]);
+      issues.push({ file, line, column: col, path: '(yaml)', message: `invalid YAML: ${error.message.split('\n')[0]}` });
+    }
+    return { issues };
+  }
+  const report = (path: Path, message: string, offset?: number, preferKey = false): void => {
+    const { line, column } = locate(doc, lineCounter, path, offset, preferKey);
+    issues.push({ file, line, column, path: formatYamlPath(path), message });
+  };
+  const raw = doc.toJS() as unknown;
+  const parsed = ensembleFileSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) report([...path, key], `unknown key "${key}" (remove it or check its spelling)`, undefined, true);
+      } else report(path, issue.message);
+    }
+  }
+  semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) => report(path, message, offset));
+  issues.sort((a, b) => a.line - b.line || a.column - b.column);
+  if (issues.length > 0 || !parsed.success) return { issues };
+  return { issues, ensemble: normalizeEnsemble(parsed.data, { baseDir: options.baseDir, file: options.file }) };
+}

@@ -1,0 +1,49 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { parseEnsemble } from '../../src/ensembles/load.js';
+import type { ConversationResult } from '../../src/ensembles/result.js';
+import type { Ensemble } from '../../src/ensembles/schema.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp dir, removed after the test. */
+export function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-ens-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Writes an executable Node script agent whose body sees `msg` (the parsed stdin) and calls `reply(obj)`. */
+export function writeScript(dir: string, name: string, body: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(
+    file,
+    `#!/usr/bin/env node\nlet raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', async () => {\n  const msg = JSON.parse(raw);\n  const reply = (o) => process.stdout.write(JSON.stringify(o));\n  ${body}\n});\n`,
+  );
+  chmodSync(file, 0o755);
+  return `./${name}`;
+}
+
+/** A script agent that echoes: `{ success: true, data: { n: <its execution count + 1> } }`. */
+export function writeCounter(dir: string, name = 'counter.js'): string {
+  return writeScript(dir, name, `const n = (msg.conversation_state.agent_execution_count[msg.agent] ?? 0) + 1; reply({ success: true, data: { n } });`);
+}
+
+/** Parses ensemble YAML with scripts resolved from `dir`. */
+export function ensembleFrom(yaml: string, dir: string): Ensemble {
+  return parseEnsemble(yaml, { file: path.join(dir, 'ensemble.yaml'), baseDir: dir });
+}
+
+/** Strips what differs between two runs of the same ensemble (times, ids). */
+export function comparable(result: ConversationResult) {
+  const { run_id: _runId, ...rest } = result;
+  return {
+    ...rest,
+    conversation_history: result.conversation_history.map(({ timestamp: _t, execution_time: _e, ...turn }) => turn),
+  };
+}
