@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Agencies built without a store use the default SQLite store; keep tests off the disk.
+    env: { COLLOQUY_DB: ':memory:' },
   },
 });

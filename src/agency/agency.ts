@@ -5,18 +5,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Runner } from '@openai/agents-core';
-import type { Agent as SdkAgent, RunContext } from '@openai/agents-core';
+import type { Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
 import { AgencyConfigError } from '../errors.js';
+import type { Checkpoint } from '../stores/types.js';
+import { openDefaultStore } from '../stores/openStore.js';
+import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
+import { exportChat, importChat, type ChatEnvelope } from '../threads/serialization.js';
 import { ThreadManager } from '../threads/threadManager.js';
-import { describeAgent } from './agent.js';
-import { AgencyCall, frameOf, type RunFrame } from './call.js';
+import type { ViewOptions } from '../threads/view.js';
+import { AgencyCall, type RunFrame } from './call.js';
+import { ChatActivity } from './chatActivity.js';
 import { errorInfo, type AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
 import { resolveInstructions } from './instructions.js';
 import type { AgencyResponse } from './result.js';
 import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { runTurn } from './runTurn.js';
+import { buildRuntimeAgents } from './runtimeAgents.js';
 import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
 
 /** Options of {@link Agency}. */
@@ -31,8 +37,15 @@ export interface AgencyOptions {
   sharedInstructions?: string;
   /** How deep send_message may nest (default 5). */
   maxRecursionDepth?: number;
-  /** Where threads live (default: a new in-memory thread manager). */
+  /**
+   * Where threads live. Default: the embedded SQLite store at `$COLLOQUY_DB`, else
+   * `./.colloquy/colloquy.db`, so a second run with the same chat id continues the conversation.
+   */
   threads?: ThreadManager;
+  /** Give agents only the newest items that fit this token budget as model input (default: all). */
+  historyView?: ViewOptions;
+  /** Record a checkpoint of the chat after every successful call (default false). */
+  autoCheckpoint?: boolean;
   /** Lifecycle hooks, called for every run, nested ones included. */
   hooks?: AgencyHooks;
   /** Replace the send_message tool (see {@link SendMessageToolFactory}). */
@@ -75,8 +88,12 @@ export class Agency implements AgencyRuntime {
   readonly runner: Runner;
   readonly hooks: AgencyHooks;
   readonly maxRecursionDepth: number;
+  readonly historyView: ViewOptions | undefined;
+  readonly #autoCheckpoint: boolean;
+  readonly #ownsStore: boolean;
+  readonly #activity = new ChatActivity();
   readonly #graph: AgencyGraph;
-  readonly #runtimeAgents = new Map<string, SdkAgent<any, any>>();
+  readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
 
   constructor(options: AgencyOptions) {
     this.name = options.name ?? 'agency';
@@ -86,14 +103,22 @@ export class Agency implements AgencyRuntime {
       throw new AgencyConfigError(`maxRecursionDepth must be a whole number ≥ 1 (got ${depth}).`);
     }
     this.maxRecursionDepth = depth;
-    this.threads = options.threads ?? new ThreadManager();
+    this.#ownsStore = options.threads === undefined;
+    this.threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
+    this.historyView = options.historyView;
+    this.#autoCheckpoint = options.autoCheckpoint ?? false;
     this.hooks = options.hooks ?? {};
     this.runner = options.runner ?? new Runner({ tracingDisabled: true });
     const shared =
       options.sharedInstructions === undefined
         ? ''
         : resolveInstructions(options.sharedInstructions, `Agency "${this.name}" sharedInstructions`);
-    this.#buildRuntimeAgents(shared, options.sendMessageTool ?? defaultSendMessageTool);
+    this.#runtimeAgents = buildRuntimeAgents(
+      this.#graph,
+      shared,
+      options.sendMessageTool ?? defaultSendMessageTool,
+      createSend(this),
+    );
   }
 
   /** Every agent of the agency, by name, as it was given. */
@@ -129,6 +154,54 @@ export class Agency implements AgencyRuntime {
   }
 
   /**
+   * Records a checkpoint of every thread of a chat (after the chat's running calls finish) and
+   * returns its id.
+   */
+  async checkpoint(chatId: string, label?: string): Promise<string> {
+    await this.#activity.settled(chatId);
+    return (await checkpointChat(this.threads.store, chatId, label ?? null)).checkpointId;
+  }
+
+  /** The checkpoints of a chat, oldest first. */
+  checkpoints(chatId: string): Promise<Checkpoint[]> {
+    return this.threads.store.listCheckpoints(chatId);
+  }
+
+  /**
+   * Restores a chat to a checkpoint. Later items become unreachable from the chat but are kept
+   * under archive threads (returned per thread id) until those are deleted.
+   */
+  async rollback(chatId: string, checkpointId: string): Promise<Record<string, string>> {
+    await this.#activity.settled(chatId);
+    const archives = await rollbackChat(this.threads.store, chatId, checkpointId);
+    this.threads.evict(chatId);
+    return archives;
+  }
+
+  /** Continues a chat (as of a checkpoint, or now) in a new chat; the original is untouched. */
+  async forkChat(chatId: string, checkpointId?: string): Promise<string> {
+    await this.#activity.settled(chatId);
+    return forkChat(this.threads.store, chatId, checkpointId ? { checkpointId } : {});
+  }
+
+  /** Every thread and checkpoint of a chat as a versioned JSON envelope. */
+  async exportChat(chatId: string): Promise<ChatEnvelope> {
+    await this.#activity.settled(chatId);
+    return exportChat(this.threads.store, chatId);
+  }
+
+  /** Imports an exported chat (under its own id, or `as`) and returns the chat id. */
+  importChat(envelope: ChatEnvelope, options: { as?: string } = {}): Promise<string> {
+    return importChat(this.threads.store, envelope, options);
+  }
+
+  /** Closes the store if the agency opened it (the default store). */
+  async close(): Promise<void> {
+    if (this.#ownsStore) await this.threads.store.close();
+  }
+
+
+  /**
    * Streams the events of every run of the call (nested ones included, each tagged with its
    * agent and caller). The last event is `run_completed` with the same object `getResponse`
    * returns, or `error`, after which the iterator throws that error. Leaving the loop early
@@ -162,9 +235,18 @@ export class Agency implements AgencyRuntime {
     return channel;
   }
 
-  async #run(
+  #run(
     message: string,
     options: GetResponseOptions,
+    emit?: (event: AgencyStreamEvent) => void,
+  ): Promise<AgencyResponse> {
+    const chatId = options.chatId ?? `chat_${randomUUID()}`;
+    return this.#activity.track(chatId, this.#call(message, { ...options, chatId }, emit));
+  }
+
+  async #call(
+    message: string,
+    options: GetResponseOptions & { chatId: string },
     emit?: (event: AgencyStreamEvent) => void,
   ): Promise<AgencyResponse> {
     const recipient = options.recipient ?? this.#graph.entryPoints[0]!;
@@ -174,7 +256,7 @@ export class Agency implements AgencyRuntime {
       );
     }
     const call = new AgencyCall({
-      chatId: options.chatId ?? `chat_${randomUUID()}`,
+      chatId: options.chatId,
       context: options.context,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
@@ -192,6 +274,7 @@ export class Agency implements AgencyRuntime {
       inFlight: new Set(),
     };
     const outcome = await runTurn(this, frame, message);
+    if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
     return {
       finalOutput: outcome.finalOutput,
       chatId: call.chatId,
@@ -199,37 +282,5 @@ export class Agency implements AgencyRuntime {
       newItems: call.items(frame.runId),
       usage: { ...call.usage },
     };
-  }
-
-  /** Each agent as it runs here: a clone with shared instructions and its send_message tool. */
-  #buildRuntimeAgents(shared: string, makeTool: SendMessageToolFactory): void {
-    const send = createSend(this);
-    for (const [name, agent] of this.#graph.agents) {
-      const recipients = this.recipientsOf(name).map((recipient) => ({
-        name: recipient,
-        description: describeAgent(this.#graph.agents.get(recipient)!),
-      }));
-      const tools = recipients.length > 0
-        ? [...agent.tools, makeTool({ sender: name, recipients, send })]
-        : [...agent.tools];
-      const own = agent.instructions;
-      const runtime = agent.clone({
-        tools,
-        instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
-          const base = typeof own === 'function' ? await own(runContext, self) : own;
-          const extra = frameOf(runContext)?.additionalInstructions;
-          return [shared, base, extra].filter((part) => part && part.trim()).join('\n\n');
-        },
-      });
-      this.#runtimeAgents.set(name, runtime);
-    }
-    // Handoffs to agents of this agency go to their runtime form, so they keep their tools.
-    for (const runtime of this.#runtimeAgents.values()) {
-      runtime.handoffs = runtime.handoffs.map((target) =>
-        'name' in target && this.#runtimeAgents.has(target.name) && this.#graph.agents.get(target.name) === target
-          ? this.#runtimeAgents.get(target.name)!
-          : target,
-      );
-    }
   }
 }

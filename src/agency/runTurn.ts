@@ -48,7 +48,10 @@ export async function runTurn(
   const usage = emptyUsage();
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
-    result = await execute(runtime, frame, thread.historyForModel({ as: frame.agent }), context);
+    const input = runtime.historyView
+      ? thread.view({ ...runtime.historyView, as: frame.agent })
+      : thread.historyForModel({ as: frame.agent });
+    result = await execute(runtime, frame, input, context);
   } catch (error) {
     const info = errorInfo(error);
     call.emit({ type: 'agent_run_failed', ...tag, error: info });

@@ -5,6 +5,7 @@
  */
 import type { Agent as SdkAgent, Runner } from '@openai/agents-core';
 import type { ThreadManager } from '../threads/threadManager.js';
+import type { ViewOptions } from '../threads/view.js';
 import type { ErrorInfo, RunTag } from './events.js';
 import type { UsageSummary } from './result.js';
 
@@ -26,6 +27,8 @@ export interface AgencyRuntime {
   readonly threads: ThreadManager;
   readonly hooks: AgencyHooks;
   readonly maxRecursionDepth: number;
+  /** A token budget for model input, or undefined for the whole thread. */
+  readonly historyView: ViewOptions | undefined;
   /** The agent as it runs in this agency (with its send_message tool and shared instructions). */
   runtimeAgent(name: string): SdkAgent<any, any>;
   /** Names an agent may message, in declaration order. */

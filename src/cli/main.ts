@@ -4,8 +4,11 @@
  */
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { ColloquyError } from '../errors.js';
+import { ColloquyError, ConfigError } from '../errors.js';
+import { createLogger, isLogLevel, LOG_LEVELS, setDefaultLogger } from '../logger.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerEnsembleCommands } from './commands/ensembles.js';
+import { registerThreadsCommands } from './commands/threads.js';
 
 function version(): string {
   const url = new URL('../../package.json', import.meta.url);
@@ -17,8 +20,17 @@ export function buildProgram(): Command {
   const program = new Command('colloquy')
     .description('Multi-agent LLM systems with isolated, persistent, forkable conversation threads.')
     .version(version())
-    .showHelpAfterError();
+    .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')} (default: $COLLOQUY_LOG_LEVEL or warn)`)
+    .showHelpAfterError()
+    .hook('preAction', (command) => {
+      const level = command.opts<{ logLevel?: string }>().logLevel;
+      if (level === undefined) return;
+      if (!isLogLevel(level)) throw new ConfigError(`--log-level "${level}" is not a level. Use one of: ${LOG_LEVELS.join(', ')}.`);
+      setDefaultLogger(createLogger({ level }));
+    });
   registerDemoCommand(program);
+  registerThreadsCommands(program);
+  registerEnsembleCommands(program);
   return program;
 }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgencyResponse, TaggedItem, UsageSummary } from '../agency/result.js';
+import type { ThreadItem } from '../threads/item.js';
 
 const INDENT = '  ';
 
@@ -44,6 +45,20 @@ export function renderTranscript(message: string, result: AgencyResponse, entry:
     }
   }
   return lines;
+}
+
+/** Earlier turns of an entry point's thread with the user: messages and delegations, one per line. */
+export function renderHistory(items: readonly ThreadItem[], entry: string): string[] {
+  const lines: string[] = [];
+  for (const { item } of items) {
+    if ('role' in item && item.role === 'user') lines.push(`user → ${entry}: ${textOf(item)}`);
+    else if ('role' in item && item.role === 'assistant') lines.push(`${INDENT}${entry} → user: ${textOf(item)}`);
+    else if (item.type === 'function_call' && item.name === 'send_message') {
+      const args = argsOf(item);
+      lines.push(`${INDENT}${entry} → ${String(args.recipient)}: ${String(args.message)}`);
+    }
+  }
+  return lines.flatMap((line) => line.split('\n').map((part, i) => (i === 0 ? part : `${INDENT.repeat(2)}${part}`)));
 }
 
 /** A usage table: one row per agent, then the total. */

@@ -4,7 +4,7 @@
  * derived from what it is asked, so the demo is deterministic and works with any chat history.
  * @module
  */
-import type { Model, ModelRequest, Runner } from '@openai/agents-core';
+import type { Model, ModelRequest, ModelSettings, Runner } from '@openai/agents-core';
 import { Agent } from '../agency/agent.js';
 import { Agency } from '../agency/agency.js';
 import type { ThreadManager } from '../threads/threadManager.js';
@@ -20,6 +20,8 @@ export interface DemoAgencyOptions {
    * Default: offline scripted models.
    */
   model?: string | ((agent: string) => Model | string);
+  /** Model settings for every agent (e.g. a profile's retries and timeout). */
+  modelSettings?: ModelSettings;
   /** The SDK Runner (e.g. one with an OpenAI model provider for real models). */
   runner?: Runner;
 }
@@ -92,7 +94,13 @@ function modelFor(name: keyof typeof scripts, option: DemoAgencyOptions['model']
  */
 export function createDemoAgency(options: DemoAgencyOptions = {}): Agency {
   const make = (name: keyof typeof scripts, description: string, instructions: string): Agent =>
-    new Agent({ name, description, instructions, model: modelFor(name, options.model) });
+    new Agent({
+      name,
+      description,
+      instructions,
+      model: modelFor(name, options.model),
+      ...(options.modelSettings ? { modelSettings: options.modelSettings } : {}),
+    });
   const coordinatorAgent = make(
     'Coordinator',
     'Plans the work and answers the user.',

@@ -6,6 +6,7 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { randomUUID } from 'node:crypto';
 import type { ItemMeta, ThreadItem } from './item.js';
+import { budgetedView, type ViewOptions } from './view.js';
 
 /** Options of {@link ConversationThread.historyForModel}. */
 export interface HistoryOptions {
@@ -71,6 +72,14 @@ export class ConversationThread {
       if (turned) history.push(turned);
     }
     return history;
+  }
+
+  /**
+   * The newest items that fit a token budget, as model input: instructions kept, tool calls never
+   * separated from their results. See {@link budgetedView}.
+   */
+  view(options: ViewOptions & HistoryOptions): AgentInputItem[] {
+    return budgetedView(this.historyForModel(options), options);
   }
 
   /** A copy of the whole log, with ids and origins. */

@@ -4,13 +4,13 @@
  * other writer's items and appends after them, so no item is lost or duplicated.
  * @module
  */
-import pLimit, { type LimitFunction } from 'p-limit';
 import type { AgentInputItem } from '@openai/agents-core';
 import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
 import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
 import type { ItemMeta } from './item.js';
+import { KeyedLock } from './keyedLock.js';
 import { threadIdFor } from './threadId.js';
 
 /** Options of {@link ThreadManager}. */
@@ -34,7 +34,7 @@ export interface ThreadManagerOptions {
 export class ThreadManager {
   readonly store: ThreadStore;
   readonly #cache = new Map<string, ConversationThread>();
-  readonly #locks = new Map<string, LimitFunction>();
+  readonly #lock = new KeyedLock();
   readonly #maxConflictRetries: number;
 
   constructor(options: ThreadManagerOptions = {}) {
@@ -134,14 +134,6 @@ export class ThreadManager {
   }
 
   #serialized<T>(threadId: string, task: () => Promise<T>): Promise<T> {
-    let limit = this.#locks.get(threadId);
-    if (!limit) {
-      limit = pLimit(1);
-      this.#locks.set(threadId, limit);
-    }
-    const run = limit;
-    return run(task).finally(() => {
-      if (run.activeCount === 0 && run.pendingCount === 0) this.#locks.delete(threadId);
-    });
+    return this.#lock.run(threadId, task);
   }
 }

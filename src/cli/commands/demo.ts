@@ -7,15 +7,26 @@ import { Runner } from '@openai/agents-core';
 import { ConfigError } from '../../errors.js';
 import type { UsageSummary } from '../../agency/result.js';
 import { addUsage, emptyUsage } from '../../agency/result.js';
-import { createDemoAgency, DEMO_MESSAGE } from '../../demo/demoAgency.js';
-import { renderTranscript, renderUsage } from '../transcript.js';
+import { createDemoAgency, DEMO_MESSAGE, type DemoAgencyOptions } from '../../demo/demoAgency.js';
+import { renderHistory, renderTranscript, renderUsage } from '../transcript.js';
 import { openThreadManager } from '../store.js';
 
 interface DemoFlags {
   json?: boolean;
   chatId?: string;
   model?: string;
+  profile?: string;
   store?: string;
+}
+
+/** Every demo agent on one model profile from colloquy.yaml / the user profiles file. */
+async function profileModels(profile: string): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
+  const { loadProfiles } = await import('../../models/profiles.js');
+  const { checkProfileKeys } = await import('../../models/apiKeys.js');
+  const { createModel, profileModelSettings } = await import('../../models/resolve.js');
+  const registry = await loadProfiles({ cwd: process.cwd() });
+  checkProfileKeys(profile, registry);
+  return { model: () => createModel(profile, registry), modelSettings: profileModelSettings(profile, registry) };
 }
 
 async function realModelRunner(model: string): Promise<Runner> {
@@ -38,14 +49,18 @@ export function registerDemoCommand(program: Command): void {
     .option('--json', 'print the getResponse result as JSON')
     .option('--chat-id <id>', 'continue (or start) this chat')
     .option('--model <name>', 'run every agent on this OpenAI model (needs OPENAI_API_KEY)')
+    .option('--profile <name>', 'run every agent on this model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml)')
     .option('--store <spec>', 'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)')
     .action(async (message: string, flags: DemoFlags) => {
+      if (flags.model && flags.profile) throw new ConfigError('Pass either --model or --profile, not both.');
       const runner = flags.model ? await realModelRunner(flags.model) : undefined;
+      const models = flags.profile ? await profileModels(flags.profile) : {};
       const threads = await openThreadManager(flags.store);
       try {
         const agency = createDemoAgency({
           threads,
           ...(flags.model ? { model: flags.model } : {}),
+          ...models,
           ...(runner ? { runner } : {}),
         });
         const perAgent = new Map<string, UsageSummary>();
@@ -63,7 +78,10 @@ export function registerDemoCommand(program: Command): void {
         const history = await agency.threads.getThread(result.chatId, entry);
         const earlier = history.items.length - result.newItems.filter((i) => i.depth === 0).length - 1;
         const out: string[] = [];
-        if (earlier > 0) out.push(`(chat ${result.chatId} continues: ${earlier} earlier items in ${history.threadId})`, '');
+        if (earlier > 0) {
+          out.push(`Earlier in chat ${result.chatId} (${earlier} items in ${history.threadId})`);
+          out.push(...renderHistory(history.items.slice(0, earlier), entry).map((l) => `  ${l}`), '');
+        }
         out.push('Conversation', ...renderTranscript(message, result, entry).map((l) => `  ${l}`), '');
         out.push(`Threads (chat ${result.chatId}, store: ${agency.threads.store.kind})`);
         for (const record of await agency.threads.store.listThreads({ chatId: result.chatId })) {

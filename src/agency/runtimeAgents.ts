@@ -1,0 +1,46 @@
+/**
+ * Each agent as it runs inside an agency: a clone carrying the shared instructions, the run's
+ * additional instructions and its send_message tool. The user's agent objects are not changed,
+ * so one agent can serve in several agencies.
+ * @module
+ */
+import type { Agent as SdkAgent, RunContext } from '@openai/agents-core';
+import { describeAgent } from './agent.js';
+import { frameOf } from './call.js';
+import type { AgencyGraph } from './graph.js';
+import type { SendFunction, SendMessageToolFactory } from './sendMessage.js';
+
+/** Builds the runtime form of every agent of `graph`, by name. */
+export function buildRuntimeAgents(
+  graph: AgencyGraph,
+  shared: string,
+  makeTool: SendMessageToolFactory,
+  send: SendFunction,
+): Map<string, SdkAgent<any, any>> {
+  const runtimeAgents = new Map<string, SdkAgent<any, any>>();
+  for (const [name, agent] of graph.agents) {
+    const recipients = (graph.recipients.get(name) ?? []).map((recipient) => ({
+      name: recipient,
+      description: describeAgent(graph.agents.get(recipient)!),
+    }));
+    const tools =
+      recipients.length > 0 ? [...agent.tools, makeTool({ sender: name, recipients, send })] : [...agent.tools];
+    const own = agent.instructions;
+    const runtime = agent.clone({
+      tools,
+      instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
+        const base = typeof own === 'function' ? await own(runContext, self) : own;
+        const extra = frameOf(runContext)?.additionalInstructions;
+        return [shared, base, extra].filter((part) => part && part.trim()).join('\n\n');
+      },
+    });
+    runtimeAgents.set(name, runtime);
+  }
+  // Handoffs to agents of this agency go to their runtime form, so they keep their tools.
+  for (const runtime of runtimeAgents.values()) {
+    runtime.handoffs = runtime.handoffs.map((target) =>
+      'name' in target && graph.agents.get(target.name) === target ? runtimeAgents.get(target.name)! : target,
+    );
+  }
+  return runtimeAgents;
+}

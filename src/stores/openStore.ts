@@ -1,0 +1,48 @@
+/**
+ * Opens a store from a one-line spec, as the CLI's `--store` and the config's `store:` give it:
+ * `memory`, `sqlite:PATH`, `dir:PATH`, `redis://…`, `postgres://…`, or a bare file path (SQLite).
+ * No spec means the embedded default: SQLite at `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`.
+ * @module
+ */
+import { resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { JsonFileStore } from './jsonFile.js';
+import { MemoryStore } from './memory.js';
+import { SqliteStore } from './sqlite.js';
+import type { ThreadStore } from './types.js';
+
+/** Where the default store lives: `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`. */
+export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.COLLOQUY_DB && env.COLLOQUY_DB.trim() !== '' ? env.COLLOQUY_DB : resolve('.colloquy', 'colloquy.db');
+}
+
+/** The embedded default store (SQLite, WAL). */
+export function openDefaultStore(env: NodeJS.ProcessEnv = process.env): ThreadStore {
+  return new SqliteStore({ path: defaultStorePath(env) });
+}
+
+/** Opens the store a spec names; Redis and Postgres drivers load only when asked for. */
+export async function openStore(spec?: string, env: NodeJS.ProcessEnv = process.env): Promise<ThreadStore> {
+  if (spec === undefined || spec.trim() === '') return openDefaultStore(env);
+  if (spec === 'memory') return new MemoryStore();
+  if (spec.startsWith('sqlite:')) return new SqliteStore({ path: nonEmpty(spec, 'sqlite:') });
+  if (spec.startsWith('dir:')) return new JsonFileStore({ dir: nonEmpty(spec, 'dir:') });
+  if (/^rediss?:\/\//.test(spec)) {
+    const { RedisStore } = await import('./redis.js');
+    return new RedisStore({ url: spec });
+  }
+  if (/^postgres(ql)?:\/\//.test(spec)) {
+    const { PostgresStore } = await import('./postgres.js');
+    return new PostgresStore({ connectionString: spec });
+  }
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(spec)) return new SqliteStore({ path: spec });
+  throw new ConfigError(
+    `Store "${spec}" is not a store spec. Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT or postgres://USER@HOST:PORT/DB.`,
+  );
+}
+
+function nonEmpty(spec: string, prefix: string): string {
+  const rest = spec.slice(prefix.length);
+  if (rest.trim() === '') throw new ConfigError(`Store "${spec}" names no path: write ${prefix}PATH.`);
+  return rest;
+}

@@ -1,0 +1,116 @@
+/**
+ * Time travel over a whole chat: checkpoints (every thread's version at one moment), rollback to
+ * a checkpoint, and forking a chat (from now or from a checkpoint) into a new chat. Works on any
+ * {@link ThreadStore}: rollback keeps the cut items under archive threads, forks copy nothing.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { ColloquyError } from '../errors.js';
+import { isArchiveThreadId } from '../stores/common.js';
+import type { Checkpoint, ThreadRecord, ThreadStore } from '../stores/types.js';
+import { escapePart, parseThreadId, threadIdFor } from './threadId.js';
+
+/** Thrown when a checkpoint id is unknown or belongs to another chat. */
+export class CheckpointNotFoundError extends ColloquyError {
+  constructor(message: string) {
+    super('CHECKPOINT_NOT_FOUND', message);
+  }
+}
+
+/** The live threads of a chat: every thread filed under it but the archives rollbacks left. */
+export async function liveThreads(store: ThreadStore, chatId: string): Promise<ThreadRecord[]> {
+  return (await store.listThreads({ chatId })).filter((record) => !isArchiveThreadId(record.threadId));
+}
+
+/** Records every thread's current version in `chatId` and returns the checkpoint. */
+export async function checkpointChat(
+  store: ThreadStore,
+  chatId: string,
+  label: string | null = null,
+): Promise<Checkpoint> {
+  const threads: Record<string, number> = {};
+  for (const record of await liveThreads(store, chatId)) threads[record.threadId] = record.version;
+  const checkpoint: Checkpoint = {
+    checkpointId: `ckpt_${randomUUID()}`,
+    chatId,
+    label,
+    createdAt: new Date().toISOString(),
+    threads,
+  };
+  await store.putCheckpoint(checkpoint);
+  return checkpoint;
+}
+
+/** A checkpoint of `chatId`, or a {@link CheckpointNotFoundError} listing the chat's checkpoints. */
+export async function findCheckpoint(store: ThreadStore, chatId: string, checkpointId: string): Promise<Checkpoint> {
+  const checkpoint = await store.getCheckpoint(checkpointId);
+  if (checkpoint && checkpoint.chatId === chatId) return checkpoint;
+  const known = (await store.listCheckpoints(chatId)).map((c) => c.checkpointId + (c.label ? ` (${c.label})` : ''));
+  throw new CheckpointNotFoundError(
+    `Chat "${chatId}" has no checkpoint "${checkpointId}". ` +
+      (known.length > 0 ? `Its checkpoints: ${known.join(', ')}.` : 'It has no checkpoints yet: create one first.'),
+  );
+}
+
+/**
+ * Restores a chat to a checkpoint: each thread is cut back to its version then, and threads born
+ * after it are cut to nothing. Cut items stay readable under archive threads (returned, by thread).
+ */
+export async function rollbackChat(
+  store: ThreadStore,
+  chatId: string,
+  checkpointId: string,
+): Promise<Record<string, string>> {
+  const checkpoint = await findCheckpoint(store, chatId, checkpointId);
+  const archives: Record<string, string> = {};
+  for (const record of await liveThreads(store, chatId)) {
+    const target = checkpoint.threads[record.threadId] ?? 0;
+    if (target > record.version) {
+      throw new ColloquyError(
+        'STORE_ERROR',
+        `Cannot roll back thread "${record.threadId}" to version ${target}: it has only ${record.version} items. ` +
+          'The thread was cut back or replaced after the checkpoint was taken.',
+      );
+    }
+    const archive = await store.reset(record.threadId, target);
+    if (archive) archives[record.threadId] = archive;
+  }
+  return archives;
+}
+
+/** The id a thread of `fromChat` gets in `toChat`. */
+export function rehomeThreadId(threadId: string, fromChat: string, toChat: string): string {
+  const parsed = parseThreadId(threadId);
+  if (parsed && parsed.chatId === fromChat) {
+    const [agent, other] = parsed.participants;
+    return threadIdFor(toChat, agent, other);
+  }
+  const prefix = `${escapePart(fromChat)}::`;
+  if (threadId.startsWith(prefix)) return `${escapePart(toChat)}::${threadId.slice(prefix.length)}`;
+  throw new ColloquyError(
+    'THREAD_NOT_FOUND',
+    `Thread "${threadId}" is filed under chat "${fromChat}" but its id does not start with that chat; it cannot be moved to "${toChat}".`,
+  );
+}
+
+/**
+ * Continues a chat in a new chat: every thread is forked (as of the checkpoint, or now), so the
+ * original chat is left untouched. Returns the new chat id.
+ */
+export async function forkChat(
+  store: ThreadStore,
+  chatId: string,
+  options: { checkpointId?: string; newChatId?: string } = {},
+): Promise<string> {
+  const newChatId = options.newChatId ?? `chat_${randomUUID()}`;
+  const versions = options.checkpointId
+    ? (await findCheckpoint(store, chatId, options.checkpointId)).threads
+    : Object.fromEntries((await liveThreads(store, chatId)).map((r) => [r.threadId, r.version]));
+  if (Object.keys(versions).length === 0) {
+    throw new ColloquyError('THREAD_NOT_FOUND', `Chat "${chatId}" has no threads to fork. Check the chat id.`);
+  }
+  for (const [threadId, upTo] of Object.entries(versions)) {
+    await store.fork(threadId, rehomeThreadId(threadId, chatId, newChatId), { upTo, chatId: newChatId });
+  }
+  return newChatId;
+}
