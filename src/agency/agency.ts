@@ -16,6 +16,7 @@ import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import { AgencyCall, type RunFrame } from './call.js';
 import { ChatActivity } from './chatActivity.js';
+import { surfacedError } from './errorCauses.js';
 import { errorInfo, type AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
 import { resolveInstructions } from './instructions.js';
@@ -273,7 +274,12 @@ export class Agency implements AgencyRuntime {
       additionalInstructions: options.additionalInstructions,
       inFlight: new Set(),
     };
-    const outcome = await runTurn(this, frame, message);
+    let outcome;
+    try {
+      outcome = await runTurn(this, frame, message);
+    } catch (error) {
+      throw surfacedError(error);
+    }
     if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
     return {
       finalOutput: outcome.finalOutput,

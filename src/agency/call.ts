@@ -63,7 +63,7 @@ export interface RunFrame extends RunTag {
   viaCallId: string | null;
   /** Extra instructions for this run only. */
   additionalInstructions: string | undefined;
-  /** Recipients this run is waiting on right now (one send_message per recipient at a time). */
+  /** `sender\0recipient` pairs this run is waiting on now (one message per pair at a time). */
   inFlight: Set<string>;
 }
 

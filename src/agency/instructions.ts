@@ -2,7 +2,7 @@
  * Instructions may be given inline or as the path of a Markdown file.
  * @module
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ColloquyError } from '../errors.js';
 
@@ -14,13 +14,15 @@ export class InstructionsNotFoundError extends ColloquyError {
 }
 
 /**
- * Returns the instructions text: a string ending in `.md` (and containing no newline) is read as
- * a file relative to `cwd`; anything else is returned as it is.
+ * Returns the instructions text. A one-line value ending in `.md` that names an existing file is
+ * read from it (relative to `cwd`). One that names no file is an error when it looks like a path
+ * (no spaces), and plain text otherwise, so that "Summarise notes.md" stays an instruction.
  */
 export function resolveInstructions(value: string, owner: string, cwd = process.cwd()): string {
-  const looksLikePath = /\.md$/i.test(value.trim()) && !value.includes('\n');
-  if (!looksLikePath) return value;
-  const path = resolve(cwd, value.trim());
+  const trimmed = value.trim();
+  if (!/\.md$/i.test(trimmed) || trimmed.includes('\n')) return value;
+  const path = resolve(cwd, trimmed);
+  if (/\s/.test(trimmed) && !existsSync(path)) return value;
   try {
     if (!statSync(path).isFile()) throw new Error('not a regular file');
     return readFileSync(path, 'utf8');

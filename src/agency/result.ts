@@ -65,10 +65,15 @@ export interface FinishedRun {
  */
 export function orderItems(runs: readonly FinishedRun[], rootRunId: string): TaggedItem[] {
   const childrenByCall = new Map<string, FinishedRun[]>();
+  // Runs started without a call id (a custom send_message tool may not pass one) go after
+  // their parent's items rather than being lost.
+  const unplaced = new Map<string, FinishedRun[]>();
   for (const run of runs) {
-    if (run.viaCallId === null) continue;
-    const key = `${run.parentRunId}:${run.viaCallId}`;
-    childrenByCall.set(key, [...(childrenByCall.get(key) ?? []), run]);
+    if (run.parentRunId === null) continue;
+    const [map, key] = run.viaCallId === null
+      ? [unplaced, run.parentRunId]
+      : [childrenByCall, `${run.parentRunId}:${run.viaCallId}`];
+    map.set(key, [...(map.get(key) ?? []), run]);
   }
   const byId = new Map(runs.map((run) => [run.runId, run]));
   const ordered: TaggedItem[] = [];
@@ -80,6 +85,7 @@ export function orderItems(runs: readonly FinishedRun[], rootRunId: string): Tag
       }
       ordered.push(tagged);
     }
+    for (const child of unplaced.get(run.runId) ?? []) visit(child);
   };
   const root = byId.get(rootRunId);
   if (root) visit(root);

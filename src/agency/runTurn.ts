@@ -62,9 +62,10 @@ export async function runTurn(
     call.addUsage(usage);
   }
 
-  const generated = result.newItems
-    .filter((item) => item.type !== 'tool_approval_item')
-    .map((item) => item.rawItem as AgentInputItem);
+  const runItems = result.newItems.filter((item) => item.type !== 'tool_approval_item');
+  const generated = runItems.map((item) => item.rawItem as AgentInputItem);
+  // The thread belongs to the pair the run started with; items name the agent that produced
+  // them, which differs from the run's agent after a handoff.
   thread.addItems(generated, { ...meta, createdAt: new Date().toISOString() });
   await runtime.threads.saveThread(thread);
 
@@ -72,7 +73,9 @@ export async function runTurn(
     runId: frame.runId,
     parentRunId: frame.parentRunId,
     viaCallId: frame.viaCallId,
-    items: generated.map((item): TaggedItem => ({ ...tag, item })),
+    items: runItems.map(
+      (item, i): TaggedItem => ({ ...tag, agent: producerOf(item) ?? frame.agent, item: generated[i]! }),
+    ),
   });
   const finalOutput = result.finalOutput;
   call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
@@ -102,6 +105,12 @@ async function execute(
   if (streamed.error) throw streamed.error;
   throwIfAborted(call.signal);
   return streamed;
+}
+
+/** The name of the agent that produced a run item, when the SDK records one. */
+function producerOf(item: RunResult<any, any>['newItems'][number]): string | undefined {
+  const agent = (item as { agent?: { name?: unknown } }).agent;
+  return typeof agent?.name === 'string' ? agent.name : undefined;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { tool } from '@openai/agents-core';
 import type { FunctionTool, RunContext } from '@openai/agents-core';
-import { ColloquyError, StoreError } from '../errors.js';
+import { ColloquyError } from '../errors.js';
+import { storeErrorIn } from './errorCauses.js';
 import { frameOf, type RunFrame } from './call.js';
 import type { AgencyRuntime } from './runtime.js';
 import { runTurn } from './runTurn.js';
@@ -18,13 +19,15 @@ export const SEND_MESSAGE_TOOL_NAME = 'send_message';
 
 /** One message an agent wants to send. */
 export interface SendRequest {
+  /** The agent whose tool sends (after a handoff it differs from the agent the run started with). */
+  sender: string;
   recipient: string;
   message: string;
   additionalInstructions?: string | null;
   /** The run context the tool was called with (identifies the sending run). */
   runContext: RunContext<unknown> | undefined;
   /** The tool call's id, which ties the recipient's run to this call in the call tree. */
-  callId: string | undefined;
+  callId?: string | undefined;
 }
 
 /** Sends a message and resolves with the recipient's answer, or with error text. */
@@ -78,6 +81,7 @@ export const defaultSendMessageTool: SendMessageToolFactory = ({ sender, recipie
       if (typeof args === 'string') return args;
       return send({
         ...args,
+        sender,
         runContext: runContext as RunContext<unknown> | undefined,
         callId: details?.toolCall?.callId,
       });
@@ -85,7 +89,7 @@ export const defaultSendMessageTool: SendMessageToolFactory = ({ sender, recipie
   });
 };
 
-function parseArgs(input: unknown): Omit<SendRequest, 'runContext' | 'callId'> | string {
+function parseArgs(input: unknown): Omit<SendRequest, 'sender' | 'runContext' | 'callId'> | string {
   let value = input;
   if (typeof input === 'string') {
     try {
@@ -116,13 +120,15 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
         'send_message was called outside an agency run. Run the agent through Agency.getResponse.',
       );
     }
-    const refusal = refuse(runtime, frame, request.recipient);
+    const { sender, recipient } = request;
+    const refusal = refuse(runtime, frame, sender, recipient);
     if (refusal) return refusal;
 
-    frame.inFlight.add(request.recipient);
+    const pair = `${sender}\u0000${recipient}`;
+    frame.inFlight.add(pair);
     const child: RunFrame = {
-      agent: request.recipient,
-      callerAgent: frame.agent,
+      agent: recipient,
+      callerAgent: sender,
       runId: `run_${randomUUID()}`,
       parentRunId: frame.runId,
       depth: frame.depth + 1,
@@ -132,22 +138,44 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
       inFlight: new Set(),
     };
     try {
-      const { finalOutput } = await runTurn(runtime, child, request.message);
+      const { finalOutput } = await untilAborted(runTurn(runtime, child, request.message), frame.call.signal);
       return typeof finalOutput === 'string' ? finalOutput : JSON.stringify(finalOutput);
     } catch (error) {
-      if (frame.call.signal?.aborted || error instanceof StoreError) throw error;
-      return `Error: ${request.recipient} failed to answer: ${(error as Error)?.message ?? String(error)}`;
+      if (frame.call.signal?.aborted) throw error;
+      const storeError = storeErrorIn(error);
+      if (storeError) throw storeError;
+      return `Error: ${recipient} failed to answer: ${(error as Error)?.message ?? String(error)}`;
     } finally {
-      frame.inFlight.delete(request.recipient);
+      frame.inFlight.delete(pair);
     }
   };
 }
 
-function refuse(runtime: AgencyRuntime, frame: RunFrame, recipient: string): string | null {
-  const allowed = runtime.recipientsOf(frame.agent);
+/**
+ * Settles with the nested turn, or rejects as soon as the call is aborted: a nested tool that
+ * ignores the signal must not keep the whole call hanging.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new ColloquyError('ABORTED', 'The agency call was aborted through its signal.');
+}
+
+function refuse(runtime: AgencyRuntime, frame: RunFrame, sender: string, recipient: string): string | null {
+  const allowed = runtime.recipientsOf(sender);
   if (!allowed.includes(recipient)) {
     return (
-      `Error: ${frame.agent} cannot message "${recipient}". ` +
+      `Error: ${sender} cannot message "${recipient}". ` +
       `Allowed recipients: ${allowed.length > 0 ? allowed.join(', ') : 'none'}.`
     );
   }
@@ -157,9 +185,9 @@ function refuse(runtime: AgencyRuntime, frame: RunFrame, recipient: string): str
       `and the agency allows at most ${runtime.maxRecursionDepth}. Answer with what you have.`
     );
   }
-  if (frame.inFlight.has(recipient)) {
+  if (frame.inFlight.has(`${sender}\u0000${recipient}`)) {
     return (
-      `Error: ${frame.agent} is already waiting for ${recipient}'s answer to another message. ` +
+      `Error: ${sender} is already waiting for ${recipient}'s answer to another message. ` +
       `Send one message to ${recipient} at a time and wait for the reply.`
     );
   }
