@@ -4,7 +4,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { Runner } from '@openai/agents-core';
+import { Runner, RunState } from '@openai/agents-core';
 import type { Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
 import { AgencyConfigError } from '../errors.js';
@@ -14,6 +14,7 @@ import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.j
 import { exportChat, importChat, type ChatEnvelope } from '../threads/serialization.js';
 import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
+import { parsePendingCall, pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
 import { ChatActivity } from './chatActivity.js';
 import { surfacedError } from './errorCauses.js';
@@ -70,6 +71,9 @@ export interface GetResponseOptions {
   /** Aborts the call, nested runs included. */
   signal?: AbortSignal;
 }
+
+/** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
+export interface ResumeOptions extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
 
 /**
  * A set of agents that talk through send_message.
@@ -152,6 +156,28 @@ export class Agency implements AgencyRuntime {
   /** Sends a message to an entry point and resolves with the whole call tree's result. */
   async getResponse(message: string, options: GetResponseOptions = {}): Promise<AgencyResponse> {
     return this.#run(message, options);
+  }
+
+  /**
+   * Continues a call that stopped for tool approvals (`result.interruptions`, `result.state`),
+   * nested runs included: approved calls run, rejected ones get a rejection as their output,
+   * finished steps are not run again and no history is written twice.
+   *
+   * @example
+   * ```ts
+   * let result = await agency.getResponse('Delete the old reports');
+   * while (result.interruptions) {
+   *   result = await agency.resume(result.state!, { approve: result.interruptions.map((i) => i.callId) });
+   * }
+   * ```
+   */
+  async resume(state: string, options: ResumeOptions = {}): Promise<AgencyResponse> {
+    const pending = parsePendingCall(state);
+    const runState = await RunState.fromString(this.runtimeAgent(pending.agent), pending.state);
+    return this.#run('', { ...options, chatId: pending.chatId, recipient: pending.agent }, undefined, {
+      runId: pending.runId,
+      state: runState,
+    });
   }
 
   /**
@@ -238,17 +264,19 @@ export class Agency implements AgencyRuntime {
 
   #run(
     message: string,
-    options: GetResponseOptions,
+    options: GetResponseOptions & ApprovalDecisions,
     emit?: (event: AgencyStreamEvent) => void,
+    resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? `chat_${randomUUID()}`;
-    return this.#activity.track(chatId, this.#call(message, { ...options, chatId }, emit));
+    return this.#activity.track(chatId, this.#call(message, { ...options, chatId }, emit, resume));
   }
 
   async #call(
     message: string,
-    options: GetResponseOptions & { chatId: string },
+    options: GetResponseOptions & ApprovalDecisions & { chatId: string },
     emit?: (event: AgencyStreamEvent) => void,
+    resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
     const recipient = options.recipient ?? this.#graph.entryPoints[0]!;
     if (!this.#graph.entryPoints.includes(recipient)) {
@@ -261,12 +289,13 @@ export class Agency implements AgencyRuntime {
       context: options.context,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(resume ? { decisions: { ...(options.approve ? { approve: options.approve } : {}), ...(options.reject ? { reject: options.reject } : {}) } } : {}),
       ...(emit ? { emit } : {}),
     });
     const frame: RunFrame = {
       agent: recipient,
       callerAgent: null,
-      runId: `run_${randomUUID()}`,
+      runId: resume?.runId ?? `run_${randomUUID()}`,
       parentRunId: null,
       depth: 0,
       call,
@@ -276,17 +305,29 @@ export class Agency implements AgencyRuntime {
     };
     let outcome;
     try {
-      outcome = await runTurn(this, frame, message);
+      outcome = await runTurn(this, frame, message, resume ? { state: resume.state } : undefined);
     } catch (error) {
       throw surfacedError(error);
     }
-    if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
-    return {
+    const response: AgencyResponse = {
       finalOutput: outcome.finalOutput,
       chatId: call.chatId,
       lastAgent: outcome.lastAgent,
       newItems: call.items(frame.runId),
       usage: { ...call.usage },
     };
+    if (outcome.interruptions.length > 0) {
+      const pending: PendingCall = {
+        format: 'colloquy-pending-call',
+        version: 1,
+        chatId: call.chatId,
+        agent: recipient,
+        runId: frame.runId,
+        state: outcome.result.state.toString(),
+      };
+      return { ...response, interruptions: pendingApprovals(outcome.interruptions), state: JSON.stringify(pending) };
+    }
+    if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
+    return response;
   }
 }

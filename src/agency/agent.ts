@@ -5,6 +5,9 @@
  */
 import { Agent as SdkAgent } from '@openai/agents-core';
 import type { AgentOptions as SdkAgentOptions, AgentOutputType, TextOutput } from '@openai/agents-core';
+import { AgentFiles, instructionsAfterFiles } from '../files/agentFiles.js';
+import type { FileSearchMode, FileSearchOptions } from '../files/options.js';
+import { AgencyConfigError } from '../errors.js';
 import { resolveInstructions } from './instructions.js';
 
 /** Options of {@link Agent}: the SDK's agent options plus Colloquy's. */
@@ -19,6 +22,26 @@ export type AgentOptions<TContext = unknown, TOutput extends AgentOutputType = T
    * a function of the run context as in the SDK.
    */
   instructions?: SdkAgentOptions<TContext, TOutput>['instructions'];
+  /**
+   * A folder of documents (text, Markdown, JSON, CSV, code) the agent can search with a
+   * `file_search` tool; results cite `path:startLine-endLine`. Binary files are skipped.
+   *
+   * @example
+   * ```ts
+   * const researcher = new Agent({
+   *   name: 'Researcher',
+   *   instructions: 'Answer from the docs and cite path:lines.',
+   *   filesFolder: './docs',
+   *   fileSearch: { indexDir: './.colloquy/files' }, // optional; 'openai' for a vector store
+   * });
+   * ```
+   */
+  filesFolder?: string;
+  /**
+   * How `filesFolder` is searched: `'local'` (default; an offline index persisted beside the
+   * store), `'openai'` (the SDK's hosted file search over a vector store), or options.
+   */
+  fileSearch?: FileSearchMode | FileSearchOptions;
 };
 
 /**
@@ -40,19 +63,32 @@ export class Agent<TContext = unknown, TOutput extends AgentOutputType = TextOut
 > {
   /** What this agent does, shown to agents that can message it. */
   readonly description: string;
+  /** The agent's searchable files (from `filesFolder`), or `undefined`. */
+  readonly files: AgentFiles | undefined;
 
   constructor(options: AgentOptions<TContext, TOutput>) {
     const instructions =
       typeof options.instructions === 'string'
         ? resolveInstructions(options.instructions, `Agent "${options.name}"`)
         : options.instructions;
+    const files = agentFiles(options);
     super({
       ...options,
-      instructions: instructions ?? '',
+      instructions: files ? instructionsAfterFiles(files, instructions ?? '') : (instructions ?? ''),
+      ...(files ? { tools: [...(options.tools ?? []), files.tool] } : {}),
       handoffDescription: options.handoffDescription ?? options.description ?? '',
     } as SdkAgentOptions<TContext, TOutput>);
     this.description = options.description ?? options.handoffDescription ?? '';
+    this.files = files;
   }
+}
+
+function agentFiles(options: AgentOptions<any, any>): AgentFiles | undefined {
+  if (options.filesFolder === undefined) {
+    if (options.fileSearch === undefined) return undefined;
+    throw new AgencyConfigError(`Agent "${options.name}": fileSearch is set but filesFolder is not. Add filesFolder: './docs'.`);
+  }
+  return new AgentFiles(`Agent "${options.name}"`, options.filesFolder, options.fileSearch);
 }
 
 /** The description of any SDK agent: ours, or the SDK's handoff description. */

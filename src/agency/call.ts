@@ -5,6 +5,7 @@
  * @module
  */
 import type { RunContext } from '@openai/agents-core';
+import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
 import { addUsage, emptyUsage, orderItems, type FinishedRun, type TaggedItem, type UsageSummary } from './result.js';
 
@@ -14,6 +15,8 @@ export class AgencyCall {
   readonly context: unknown;
   readonly signal: AbortSignal | undefined;
   readonly maxTurns: number | undefined;
+  /** Decisions on pending tool calls, when this call resumes an interrupted one. */
+  readonly decisions: ApprovalDecisions | undefined;
   readonly usage: UsageSummary = emptyUsage();
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
@@ -23,12 +26,14 @@ export class AgencyCall {
     context?: unknown;
     signal?: AbortSignal;
     maxTurns?: number;
+    decisions?: ApprovalDecisions;
     emit?: (event: AgencyStreamEvent) => void;
   }) {
     this.chatId = options.chatId;
     this.context = options.context;
     this.signal = options.signal;
     this.maxTurns = options.maxTurns;
+    this.decisions = options.decisions;
     this.#emit = options.emit;
   }
 

@@ -49,6 +49,9 @@ export type AgentRunCompletedEvent = RunTag & {
   usage: UsageSummary;
 };
 
+/** An agent's run stopped for tool approvals; the call returns them with a state to resume. */
+export type AgentRunInterruptedEvent = RunTag & { type: 'agent_run_interrupted'; pending: number };
+
 /** An agent's run failed; for a nested run the caller receives the error as a tool output. */
 export type AgentRunFailedEvent = RunTag & { type: 'agent_run_failed'; error: ErrorInfo };
 
@@ -71,6 +74,7 @@ export type AgencyStreamEvent =
   | ItemStreamEvent
   | AgentUpdatedEvent
   | AgentRunCompletedEvent
+  | AgentRunInterruptedEvent
   | AgentRunFailedEvent
   | RunCompletedEvent
   | RunErrorEvent;

@@ -3,6 +3,7 @@
  * @module
  */
 import type { AgentInputItem, Usage } from '@openai/agents-core';
+import type { PendingApproval } from './approvals.js';
 
 /** Token usage summed over every model call of an agency call, nested calls included. */
 export interface UsageSummary {
@@ -35,6 +36,13 @@ export interface AgencyResponse<TOutput = unknown> {
    */
   newItems: TaggedItem[];
   usage: UsageSummary;
+  /**
+   * Present when the call stopped because tool calls (here or in a nested agent) need approval:
+   * decide on each and pass `state` to `Agency.resume`.
+   */
+  interruptions?: PendingApproval[];
+  /** The serializable state to resume an interrupted call with (JSON text). */
+  state?: string;
 }
 
 /** A zero usage summary. */

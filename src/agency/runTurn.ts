@@ -5,13 +5,14 @@
  * its result in a thread.
  * @module
  */
-import { RunContext } from '@openai/agents-core';
-import type { AgentInputItem, RunResult, StreamedRunResult } from '@openai/agents-core';
+import { RunContext, RunState } from '@openai/agents-core';
+import type { AgentInputItem, RunResult, RunToolApprovalItem, StreamedRunResult } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import type { ItemMeta } from '../threads/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { errorInfo } from './events.js';
-import { emptyUsage, addUsage, type TaggedItem } from './result.js';
+import { applyDecisions } from './approvals.js';
+import { emptyUsage, addUsage, type TaggedItem, type UsageSummary } from './result.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
 
@@ -19,13 +20,25 @@ import { toAgencyEvent } from './streaming.js';
 export interface TurnOutcome {
   finalOutput: unknown;
   lastAgent: string;
+  /** Tool calls waiting for approval; the run stopped and nothing it generated was saved yet. */
+  interruptions: RunToolApprovalItem[];
+  result: RunResult<any, any> | StreamedRunResult<any, any>;
 }
 
-/** Runs `frame.agent` on `message` and returns its final output. Throws if the run fails. */
+/** A run to continue instead of starting: its SDK state (serialized, for nested runs). */
+export interface ResumeInput {
+  state: RunState<any, any> | string;
+}
+
+/**
+ * Runs `frame.agent` on `message` (or resumes its stopped run) and returns its outcome. Throws if
+ * the run fails.
+ */
 export async function runTurn(
   runtime: AgencyRuntime,
   frame: RunFrame,
   message: string,
+  resume?: ResumeInput,
 ): Promise<TurnOutcome> {
   const { call } = frame;
   const tag = tagOf(frame);
@@ -37,20 +50,21 @@ export async function runTurn(
     parentRunId: frame.parentRunId,
     createdAt: new Date().toISOString(),
   };
-  thread.addItem({ role: 'user', content: message }, meta);
-  await runtime.threads.saveThread(thread);
-
-  const context = new RunContext(call.context);
+  // A resumed run's message was saved when it first started.
+  if (!resume) {
+    thread.addItem({ role: 'user', content: message }, meta);
+    await runtime.threads.saveThread(thread);
+  }
+  const { context, input } = await prepareInput(runtime, frame, thread, resume);
   bindFrame(context, frame);
+  const usageBefore: UsageSummary = { ...emptyUsage() };
+  addUsage(usageBefore, context.usage);
   await runtime.hooks.onRunStart?.({ ...tag, chatId: call.chatId, message });
   call.emit({ type: 'agent_run_started', ...tag, message });
 
   const usage = emptyUsage();
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
-    const input = runtime.historyView
-      ? thread.view({ ...runtime.historyView, as: frame.agent })
-      : thread.historyForModel({ as: frame.agent });
     result = await execute(runtime, frame, input, context);
   } catch (error) {
     const info = errorInfo(error);
@@ -59,7 +73,14 @@ export async function runTurn(
     throw error;
   } finally {
     addUsage(usage, context.usage);
+    addUsage(usage, negate(usageBefore));
     call.addUsage(usage);
+  }
+
+  const interruptions = result.interruptions ?? [];
+  if (interruptions.length > 0) {
+    call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
+    return { finalOutput: undefined, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
   }
 
   const runItems = result.newItems.filter((item) => item.type !== 'tool_approval_item');
@@ -80,13 +101,46 @@ export async function runTurn(
   const finalOutput = result.finalOutput;
   call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
   await runtime.hooks.onRunEnd?.({ ...tag, chatId: call.chatId, finalOutput, usage });
-  return { finalOutput, lastAgent: result.lastAgent?.name ?? frame.agent };
+  return { finalOutput, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
+}
+
+function negate(usage: UsageSummary): UsageSummary {
+  return {
+    requests: -usage.requests,
+    inputTokens: -usage.inputTokens,
+    outputTokens: -usage.outputTokens,
+    totalTokens: -usage.totalTokens,
+  };
+}
+
+/** The run context and model input of a new run, or of a resumed one. */
+async function prepareInput(
+  runtime: AgencyRuntime,
+  frame: RunFrame,
+  thread: Awaited<ReturnType<AgencyRuntime['threads']['getThread']>>,
+  resume: ResumeInput | undefined,
+): Promise<{ context: RunContext<unknown>; input: AgentInputItem[] | RunState<any, any> }> {
+  if (!resume) {
+    const input = runtime.historyView
+      ? thread.view({ ...runtime.historyView, as: frame.agent })
+      : thread.historyForModel({ as: frame.agent });
+    return { context: new RunContext(frame.call.context), input };
+  }
+  if (typeof resume.state !== 'string') {
+    applyDecisions(resume.state, frame.call.decisions);
+    return { context: resume.state._context, input: resume.state };
+  }
+  const context = new RunContext(frame.call.context);
+  const agent = runtime.runtimeAgent(frame.agent);
+  const input = await RunState.fromStringWithContext(agent, resume.state, context, { contextStrategy: 'merge' });
+  applyDecisions(input, frame.call.decisions);
+  return { context, input };
 }
 
 async function execute(
   runtime: AgencyRuntime,
   frame: RunFrame,
-  input: AgentInputItem[],
+  input: AgentInputItem[] | RunState<any, any>,
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;

@@ -10,6 +10,7 @@ import { tool } from '@openai/agents-core';
 import type { FunctionTool, RunContext } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import { storeErrorIn } from './errorCauses.js';
+import { registerNestedRun } from './nestedRuns.js';
 import { frameOf, type RunFrame } from './call.js';
 import type { AgencyRuntime } from './runtime.js';
 import { runTurn } from './runTurn.js';
@@ -28,6 +29,10 @@ export interface SendRequest {
   runContext: RunContext<unknown> | undefined;
   /** The tool call's id, which ties the recipient's run to this call in the call tree. */
   callId?: string | undefined;
+  /** The SDK's tool call object (`details.toolCall`): needed for tool approvals inside the recipient. */
+  toolCall?: unknown;
+  /** The recipient's stopped run to continue (`details.resumeState`), when resuming after approvals. */
+  resumeState?: string | undefined;
 }
 
 /** Sends a message and resolves with the recipient's answer, or with error text. */
@@ -84,6 +89,8 @@ export const defaultSendMessageTool: SendMessageToolFactory = ({ sender, recipie
         sender,
         runContext: runContext as RunContext<unknown> | undefined,
         callId: details?.toolCall?.callId,
+        toolCall: details?.toolCall,
+        resumeState: details?.resumeState,
       });
     },
   });
@@ -138,7 +145,14 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
       inFlight: new Set(),
     };
     try {
-      const { finalOutput } = await untilAborted(runTurn(runtime, child, request.message), frame.call.signal);
+      const resume = request.resumeState ? { state: request.resumeState } : undefined;
+      const outcome = await untilAborted(runTurn(runtime, child, request.message, resume), frame.call.signal);
+      if (outcome.interruptions.length > 0) {
+        // The caller's run stops too; the SDK keeps this run's state and resumes it through us.
+        await registerNestedRun(request.toolCall, outcome.result);
+        return '';
+      }
+      const { finalOutput } = outcome;
       return typeof finalOutput === 'string' ? finalOutput : JSON.stringify(finalOutput);
     } catch (error) {
       if (frame.call.signal?.aborted) throw error;
