@@ -21,7 +21,8 @@ export type ColloquyErrorCode =
   | 'ENSEMBLE_INVALID'
   | 'ENSEMBLE_RUN_ERROR'
   | 'REPLAY_MISMATCH'
-  | 'ABORTED';
+  | 'ABORTED'
+  | 'CHECKPOINT_STALE';
 
 /** Options shared by every Colloquy error. */
 export interface ColloquyErrorOptions {

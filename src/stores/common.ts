@@ -76,9 +76,15 @@ export function checkpointExists(checkpointId: string): ConfigError {
   );
 }
 
-/** Whether a thread id names the archive a reset left behind (see {@link archiveThreadId}). */
+/** What separates a thread id from its archive suffix in {@link archiveThreadId}. */
+export const ARCHIVE_MARK = '~reset~';
+
+/**
+ * Whether a thread id names the archive a reset left behind (see {@link archiveThreadId}). Thread
+ * ids made by `threadIdFor` escape `~`, so an agent's name can never look like an archive.
+ */
 export function isArchiveThreadId(threadId: string): boolean {
-  return threadId.includes('~reset~');
+  return threadId.includes(ARCHIVE_MARK);
 }
 
 /** A fresh id for the archive thread a reset leaves behind: `<threadId>~reset~<unique>`. */

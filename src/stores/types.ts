@@ -60,6 +60,11 @@ export interface Checkpoint {
   createdAt: string;
   /** threadId → version at the time of the checkpoint. */
   threads: Record<string, number>;
+  /**
+   * threadId → id of its last item then (non-empty threads only). Lets time travel notice that a
+   * rollback cut a thread below this checkpoint and new items took those positions.
+   */
+  heads?: Record<string, string>;
 }
 
 /**

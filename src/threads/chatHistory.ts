@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ColloquyError } from '../errors.js';
-import { isArchiveThreadId } from '../stores/common.js';
+import { ARCHIVE_MARK, isArchiveThreadId } from '../stores/common.js';
 import type { Checkpoint, ThreadRecord, ThreadStore } from '../stores/types.js';
 import { escapePart, parseThreadId, threadIdFor } from './threadId.js';
 
@@ -22,20 +22,26 @@ export async function liveThreads(store: ThreadStore, chatId: string): Promise<T
   return (await store.listThreads({ chatId })).filter((record) => !isArchiveThreadId(record.threadId));
 }
 
-/** Records every thread's current version in `chatId` and returns the checkpoint. */
+/** Records every live thread's version (and last item) in `chatId` and returns the checkpoint. */
 export async function checkpointChat(
   store: ThreadStore,
   chatId: string,
   label: string | null = null,
 ): Promise<Checkpoint> {
   const threads: Record<string, number> = {};
-  for (const record of await liveThreads(store, chatId)) threads[record.threadId] = record.version;
+  const heads: Record<string, string> = {};
+  for (const record of await liveThreads(store, chatId)) {
+    threads[record.threadId] = record.version;
+    const [last] = record.version > 0 ? await store.readItems(record.threadId, { newest: 1 }) : [];
+    if (last) heads[record.threadId] = last.id;
+  }
   const checkpoint: Checkpoint = {
     checkpointId: `ckpt_${randomUUID()}`,
     chatId,
     label,
     createdAt: new Date().toISOString(),
     threads,
+    heads,
   };
   await store.putCheckpoint(checkpoint);
   return checkpoint;
@@ -52,6 +58,31 @@ export async function findCheckpoint(store: ThreadStore, chatId: string, checkpo
   );
 }
 
+/** Thrown when a rollback cut a thread below a checkpoint and new items took those positions. */
+export class StaleCheckpointError extends ColloquyError {
+  constructor(message: string) {
+    super('CHECKPOINT_STALE', message);
+  }
+}
+
+/**
+ * Refuses a checkpoint whose positions now hold other items: a later rollback cut the thread
+ * below it and new items were appended. (The checkpoint's items live on in an archive thread.)
+ */
+async function assertCurrent(store: ThreadStore, checkpoint: Checkpoint): Promise<void> {
+  for (const [threadId, version] of Object.entries(checkpoint.threads)) {
+    const head = checkpoint.heads?.[threadId];
+    if (head === undefined || version === 0) continue;
+    const [item] = await store.readItems(threadId, { from: version - 1, limit: 1 });
+    if (item?.id === head) continue;
+    throw new StaleCheckpointError(
+      `Checkpoint ${checkpoint.checkpointId} of chat "${checkpoint.chatId}" no longer matches thread "${threadId}": ` +
+        `a rollback cut it below position ${version} and other items took their place. ` +
+        'Its items are kept in the archive thread that rollback left (colloquy threads list); fork from there, or use a newer checkpoint.',
+    );
+  }
+}
+
 /**
  * Restores a chat to a checkpoint: each thread is cut back to its version then, and threads born
  * after it are cut to nothing. Cut items stay readable under archive threads (returned, by thread).
@@ -62,6 +93,7 @@ export async function rollbackChat(
   checkpointId: string,
 ): Promise<Record<string, string>> {
   const checkpoint = await findCheckpoint(store, chatId, checkpointId);
+  await assertCurrent(store, checkpoint);
   const archives: Record<string, string> = {};
   for (const record of await liveThreads(store, chatId)) {
     const target = checkpoint.threads[record.threadId] ?? 0;
@@ -78,8 +110,12 @@ export async function rollbackChat(
   return archives;
 }
 
-/** The id a thread of `fromChat` gets in `toChat`. */
+/** The id a thread of `fromChat` gets in `toChat` (archive ids keep their `~reset~…` suffix). */
 export function rehomeThreadId(threadId: string, fromChat: string, toChat: string): string {
+  const archiveAt = threadId.indexOf(ARCHIVE_MARK);
+  if (archiveAt >= 0) {
+    return rehomeThreadId(threadId.slice(0, archiveAt), fromChat, toChat) + threadId.slice(archiveAt);
+  }
   const parsed = parseThreadId(threadId);
   if (parsed && parsed.chatId === fromChat) {
     const [agent, other] = parsed.participants;
@@ -103,9 +139,14 @@ export async function forkChat(
   options: { checkpointId?: string; newChatId?: string } = {},
 ): Promise<string> {
   const newChatId = options.newChatId ?? `chat_${randomUUID()}`;
-  const versions = options.checkpointId
-    ? (await findCheckpoint(store, chatId, options.checkpointId)).threads
-    : Object.fromEntries((await liveThreads(store, chatId)).map((r) => [r.threadId, r.version]));
+  let versions: Record<string, number>;
+  if (options.checkpointId) {
+    const checkpoint = await findCheckpoint(store, chatId, options.checkpointId);
+    await assertCurrent(store, checkpoint);
+    versions = checkpoint.threads;
+  } else {
+    versions = Object.fromEntries((await liveThreads(store, chatId)).map((r) => [r.threadId, r.version]));
+  }
   if (Object.keys(versions).length === 0) {
     throw new ColloquyError('THREAD_NOT_FOUND', `Chat "${chatId}" has no threads to fork. Check the chat id.`);
   }

@@ -51,6 +51,7 @@ const checkpointSchema = z.object({
   label: z.string().nullable(),
   createdAt: z.string(),
   threads: z.record(z.string(), z.number().int().min(0)),
+  heads: z.record(z.string(), z.string()).optional(),
 });
 
 /** The schema of an exported chat (current version). */
@@ -92,7 +93,8 @@ export function parseChatEnvelope(value: unknown, source = 'the chat export'): C
   let envelope = value as Record<string, unknown>;
   if (envelope.format !== CHAT_FORMAT) {
     throw new SerializationError(
-      `${source} has format ${JSON.stringify(envelope.format)}, but this build reads "${CHAT_FORMAT}" (version ${CHAT_FORMAT_VERSION}). ` +
+      `${source} has format ${JSON.stringify(envelope.format)} version ${JSON.stringify(envelope.version)}, ` +
+        `but this build reads "${CHAT_FORMAT}" version ${CHAT_FORMAT_VERSION}. ` +
         'Export it again with `colloquy threads export CHAT`.',
     );
   }
@@ -142,8 +144,14 @@ export async function importChat(
     await store.setMetadata(threadId, thread.metadata, chatId);
   }
   for (const checkpoint of envelope.checkpoints) {
-    const threads = Object.fromEntries(Object.entries(checkpoint.threads).map(([id, v]) => [idOf(id), v]));
-    const copy: Checkpoint = { ...checkpoint, chatId, threads };
+    const rekey = <T>(record: Record<string, T>): Record<string, T> =>
+      Object.fromEntries(Object.entries(record).map(([id, value]) => [idOf(id), value]));
+    const copy: Checkpoint = {
+      ...checkpoint,
+      chatId,
+      threads: rekey(checkpoint.threads),
+      ...(checkpoint.heads ? { heads: rekey(checkpoint.heads) } : {}),
+    };
     if (chatId !== envelope.chatId) copy.checkpointId = `${checkpoint.checkpointId}@${chatId}`;
     await store.putCheckpoint(copy);
   }

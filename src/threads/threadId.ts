@@ -4,7 +4,7 @@
  *
  * Parts are escaped so that no two different (chat, participants) can produce the same id, even
  * with names that contain `__`, start or end with `_`, or are literally `USER`: an escaped part
- * never contains `__`, never starts or ends with `_`, and is never `USER`.
+ * never contains `__` or `~`, never starts or ends with `_`, and is never `USER`.
  * @module
  */
 
@@ -13,7 +13,8 @@ const USER = 'USER';
 
 /** Escapes one part of a thread id (see module doc); `unescapePart` reverses it. */
 export function escapePart(part: string): string {
-  let escaped = part.replaceAll('%', '%25');
+  // `~` is escaped too: stores mark archive threads with `~reset~`.
+  let escaped = part.replaceAll('%', '%25').replaceAll('~', '%7E');
   if (escaped.includes('__') || escaped.startsWith('_') || escaped.endsWith('_')) {
     escaped = escaped.replaceAll('_', '%5F');
   }

@@ -24,6 +24,16 @@ function isInstruction(item: AgentInputItem): boolean {
 }
 
 /**
+ * A tool call opens with its `callId` and closes with the item answering it: every
+ * `*_result`/`*_output` type (function, computer, shell, apply-patch, hosted tools alike).
+ */
+function callIdOf(item: AgentInputItem): { callId: string; answers: boolean } | undefined {
+  const callId = (item as { callId?: unknown }).callId;
+  if (typeof callId !== 'string' || typeof item.type !== 'string') return undefined;
+  return { callId, answers: /_(result|output)$/.test(item.type) };
+}
+
+/**
  * Splits items into blocks that must stay together: a block closes only when every tool call it
  * opened has its result, and reasoning items stay with what follows them.
  */
@@ -33,8 +43,11 @@ function blocksOf(items: readonly AgentInputItem[]): AgentInputItem[][] {
   const open = new Set<string>();
   for (const item of items) {
     block.push(item);
-    if (item.type === 'function_call') open.add(item.callId);
-    if (item.type === 'function_call_result') open.delete(item.callId);
+    const call = callIdOf(item);
+    if (call) {
+      if (call.answers) open.delete(call.callId);
+      else open.add(call.callId);
+    }
     if (open.size === 0 && item.type !== 'reasoning') {
       blocks.push(block);
       block = [];
