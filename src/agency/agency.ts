@@ -23,6 +23,7 @@ import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js
 import { resolveInstructions } from './instructions.js';
 import type { AgencyResponse } from './result.js';
 import type { AgencyHooks, AgencyRuntime } from './runtime.js';
+import { describeEntryPoints, route, type EntryRouter } from './router.js';
 import { runTurn } from './runTurn.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
 import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
@@ -50,6 +51,12 @@ export interface AgencyOptions {
   autoCheckpoint?: boolean;
   /** Lifecycle hooks, called for every run, nested ones included. */
   hooks?: AgencyHooks;
+  /**
+   * Picks the entry point for each user message that names no recipient: a function, or a
+   * classifier agent answering with an entry point's name. The choice is in the result
+   * (`routedTo`) and the stream (`entry_routed`).
+   */
+  router?: EntryRouter;
   /** Replace the send_message tool (see {@link SendMessageToolFactory}). */
   sendMessageTool?: SendMessageToolFactory;
   /** The SDK Runner to run agents with (default: a Runner with tracing disabled). */
@@ -97,6 +104,7 @@ export class Agency implements AgencyRuntime {
   readonly #autoCheckpoint: boolean;
   readonly #ownsStore: boolean;
   readonly #activity = new ChatActivity();
+  readonly #router: EntryRouter | undefined;
   readonly #graph: AgencyGraph;
   readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
 
@@ -112,6 +120,7 @@ export class Agency implements AgencyRuntime {
     this.threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
     this.historyView = options.historyView;
     this.#autoCheckpoint = options.autoCheckpoint ?? false;
+    this.#router = options.router;
     this.hooks = options.hooks ?? {};
     this.runner = options.runner ?? new Runner({ tracingDisabled: true });
     const shared =
@@ -278,12 +287,6 @@ export class Agency implements AgencyRuntime {
     emit?: (event: AgencyStreamEvent) => void,
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
-    const recipient = options.recipient ?? this.#graph.entryPoints[0]!;
-    if (!this.#graph.entryPoints.includes(recipient)) {
-      throw new AgencyConfigError(
-        `"${recipient}" is not an entry point of agency "${this.name}". Entry points: ${this.#graph.entryPoints.join(', ')}.`,
-      );
-    }
     const call = new AgencyCall({
       chatId: options.chatId,
       context: options.context,
@@ -292,6 +295,24 @@ export class Agency implements AgencyRuntime {
       ...(resume ? { decisions: { ...(options.approve ? { approve: options.approve } : {}), ...(options.reject ? { reject: options.reject } : {}) } } : {}),
       ...(emit ? { emit } : {}),
     });
+    const routed = options.recipient === undefined && this.#router && !resume
+      ? await route(this.#router, {
+          message,
+          chatId: options.chatId,
+          entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
+          context: options.context,
+        }, this.runner, options.signal)
+      : undefined;
+    if (routed) {
+      call.addUsage(routed.usage);
+      call.emit({ type: 'entry_routed', agent: routed.agent, by: routed.by });
+    }
+    const recipient = options.recipient ?? routed?.agent ?? this.#graph.entryPoints[0]!;
+    if (!this.#graph.entryPoints.includes(recipient)) {
+      throw new AgencyConfigError(
+        `"${recipient}" is not an entry point of agency "${this.name}". Entry points: ${this.#graph.entryPoints.join(', ')}.`,
+      );
+    }
     const frame: RunFrame = {
       agent: recipient,
       callerAgent: null,
@@ -315,6 +336,7 @@ export class Agency implements AgencyRuntime {
       lastAgent: outcome.lastAgent,
       newItems: call.items(frame.runId),
       usage: { ...call.usage },
+      ...(routed ? { routedTo: routed.agent } : {}),
     };
     if (outcome.interruptions.length > 0) {
       const pending: PendingCall = {

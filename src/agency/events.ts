@@ -55,6 +55,13 @@ export type AgentRunInterruptedEvent = RunTag & { type: 'agent_run_interrupted';
 /** An agent's run failed; for a nested run the caller receives the error as a tool output. */
 export type AgentRunFailedEvent = RunTag & { type: 'agent_run_failed'; error: ErrorInfo };
 
+/** The router picked the entry point that answers this message (first event when a router is set). */
+export interface EntryRoutedEvent {
+  type: 'entry_routed';
+  agent: string;
+  by: 'function' | 'agent';
+}
+
 /** The last event of a successful stream: the same object `getResponse` returns. */
 export interface RunCompletedEvent {
   type: 'run_completed';
@@ -69,6 +76,7 @@ export interface RunErrorEvent {
 
 /** Every event `Agency.getResponseStream` yields. */
 export type AgencyStreamEvent =
+  | EntryRoutedEvent
   | AgentRunStartedEvent
   | ModelStreamEvent
   | ItemStreamEvent

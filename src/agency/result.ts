@@ -43,6 +43,8 @@ export interface AgencyResponse<TOutput = unknown> {
   interruptions?: PendingApproval[];
   /** The serializable state to resume an interrupted call with (JSON text). */
   state?: string;
+  /** The entry point the agency's router picked for this message (when a router is set). */
+  routedTo?: string;
 }
 
 /** A zero usage summary. */

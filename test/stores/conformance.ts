@@ -17,6 +17,7 @@ import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
 import { readTests } from './conformance/read.js';
+import { sessionTests } from './conformance/session.js';
 
 /** How to run the conformance suite against one backend. */
 export interface StoreConformanceOptions {
@@ -55,5 +56,6 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     readTests(store);
     forkTests(store);
     checkpointTests(store);
+    sessionTests(store);
   });
 }
