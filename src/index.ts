@@ -31,6 +31,10 @@ export type {
   SendRequest,
 } from './agency/sendMessage.js';
 export { InstructionsNotFoundError } from './agency/instructions.js';
+export type { ApprovalDecisions, PendingApproval, PendingCall } from './agency/approvals.js';
+export type { ResumeOptions } from './agency/agency.js';
+export type { EntryRouter, RouteFunction, RouteRequest } from './agency/router.js';
+export type { AgentRunInterruptedEvent, EntryRoutedEvent } from './agency/events.js';
 
 export { ConversationThread } from './threads/conversationThread.js';
 export type { HistoryOptions } from './threads/conversationThread.js';
@@ -38,6 +42,29 @@ export { ThreadManager } from './threads/threadManager.js';
 export type { ThreadManagerOptions } from './threads/threadManager.js';
 export { threadIdFor, parseThreadId } from './threads/threadId.js';
 export type { ItemMeta, ThreadItem } from './threads/item.js';
+export {
+  CheckpointNotFoundError,
+  StaleCheckpointError,
+  checkpointChat,
+  forkChat,
+  liveThreads,
+  rollbackChat,
+} from './threads/chatHistory.js';
+export {
+  CHAT_FORMAT,
+  CHAT_FORMAT_VERSION,
+  chatEnvelopeSchema,
+  exportChat,
+  importChat,
+  parseChatEnvelope,
+} from './threads/serialization.js';
+export type { ChatEnvelope } from './threads/serialization.js';
+export { budgetedView, estimateTokens } from './threads/view.js';
+export type { TokenEstimator, ViewOptions } from './threads/view.js';
+export { WorkflowThread, WORKFLOW_SCHEMA_VERSION } from './threads/workflowThread.js';
+export type { ExecutionState, WorkflowState, WorkflowStep } from './threads/workflowThread.js';
+export { ThreadSession } from './threads/threadSession.js';
+export type { ThreadSessionOptions } from './threads/threadSession.js';
 
 export type {
   AppendOptions,
@@ -48,6 +75,15 @@ export type {
   ThreadStore,
 } from './stores/types.js';
 export { MemoryStore } from './stores/memory.js';
+export { SqliteStore } from './stores/sqlite.js';
+export type { SqliteStoreOptions } from './stores/sqlite.js';
+export { JsonFileStore } from './stores/jsonFile.js';
+export type { JsonFileStoreOptions } from './stores/jsonFile.js';
+export { CallbackStore } from './stores/callback.js';
+export type { CallbackStoreOptions, SerializedThread } from './stores/callback.js';
+export { withRetry, isTransient } from './stores/retrying.js';
+export type { RetryOptions } from './stores/retrying.js';
+export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
 
 export { ScriptedModel, ScriptError } from './models/scriptedModel.js';
 export type {
@@ -61,6 +97,73 @@ export type {
 export { lastItem, lastUserText, toolOutputsSinceUser } from './models/requestText.js';
 export { modelProfileSchema, PROVIDERS } from './models/profile.js';
 export type { ModelProfile, ProviderName } from './models/profile.js';
+export { createProfileRegistry, defaultUserProfilesPath, loadProfiles } from './models/profiles.js';
+export type { LoadProfilesOptions, ProfileRegistry } from './models/profiles.js';
+export { createModel, profileModelSettings, ProfileModelProvider } from './models/resolve.js';
+export type { CreateModelOptions } from './models/resolve.js';
+export { checkProfileKeys } from './models/apiKeys.js';
+export { FallbackModel } from './models/fallbackModel.js';
+export { colloquyRetryPolicy, retrySettings } from './models/retry.js';
+export type { ModelAttempt, ModelAttemptListener } from './models/attempts.js';
+export { ReplayModel } from './models/replayModel.js';
+export type { ReplayModelOptions } from './models/replayModel.js';
+export { RecordingModel } from './models/recordingModel.js';
+export type { RecordingModelOptions } from './models/recordingModel.js';
+export { Cassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './models/cassette.js';
+export { configureTracing, InMemoryTracingProcessor, OpenTelemetryTracingProcessor } from './models/tracing.js';
+export type { ConfigureTracingOptions } from './models/tracing.js';
+export { createLogger, getDefaultLogger, setDefaultLogger, LOG_LEVELS } from './logger.js';
+export type { CreateLoggerOptions, LogLevel } from './logger.js';
+export { loadProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config.js';
+export type { LoadProjectConfigOptions, ProjectConfig } from './config.js';
+
+export {
+  AgentRunError,
+  COMPLETION_REASONS,
+  ConditionError,
+  EnsembleValidationError,
+  LlmInputHandler,
+  ScriptedInputHandler,
+  TtyInputHandler,
+  checkCondition,
+  compileCondition,
+  createConversationState,
+  ensembleFileSchema,
+  formatEnsembleIssue,
+  listEnsembleFiles,
+  loadEnsemble,
+  parseEnsemble,
+  resolveEnsemblePath,
+  runEnsemble,
+  runScriptAgent,
+  validateEnsembleText,
+} from './ensembles/index.js';
+export type {
+  CompletionReason,
+  ConversationLimits,
+  ConversationResult,
+  ConversationState,
+  ConversationTurn,
+  Ensemble,
+  EnsembleAgent,
+  EnsembleDependency,
+  EnsembleEvent,
+  EnsembleIssue,
+  EnsembleRunFailure,
+  EnsembleUsage,
+  InputHandler,
+  InputRequest,
+  RunEnsembleOptions,
+} from './ensembles/index.js';
+
+export { FileIndex } from './files/localIndex.js';
+export type { FileIndexOptions, IndexUpdate } from './files/localIndex.js';
+export { AgentFiles } from './files/agentFiles.js';
+export { OpenAIVectorStoreSync } from './files/openaiVectorStore.js';
+export type { OpenAIVectorStoreSyncOptions, VectorStoreSyncResult } from './files/openaiVectorStore.js';
+export { FILE_SEARCH_TOOL_NAME, formatCitations, parseCitations } from './files/searchTool.js';
+export { defaultIndexDir } from './files/options.js';
+export type { Citation, FileSearchMode, FileSearchOptions } from './files/options.js';
 
 export { createDemoAgency, DEMO_MESSAGE } from './demo/demoAgency.js';
 export type { DemoAgencyOptions } from './demo/demoAgency.js';

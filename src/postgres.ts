@@ -1,0 +1,6 @@
+/**
+ * `colloquy/postgres`: the PostgreSQL thread store (loads the `pg` driver only when imported).
+ * @module
+ */
+export { PostgresStore } from './stores/postgres.js';
+export type { PostgresStoreOptions } from './stores/postgres.js';

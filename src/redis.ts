@@ -1,0 +1,6 @@
+/**
+ * `colloquy/redis`: the Redis thread store (loads the `redis` driver only when imported).
+ * @module
+ */
+export { RedisStore } from './stores/redis.js';
+export type { RedisStoreOptions } from './stores/redis.js';
