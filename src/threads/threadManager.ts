@@ -19,6 +19,11 @@ export interface ThreadManagerOptions {
   store?: ThreadStore;
   /** How many times a save re-reads and retries after losing a race (default 20). */
   maxConflictRetries?: number;
+  /**
+   * How many threads to keep cached (default 1000). The least recently used threads with nothing
+   * pending are dropped past that; they are read again from the store when next needed.
+   */
+  cacheSize?: number;
 }
 
 /**
@@ -36,10 +41,12 @@ export class ThreadManager {
   readonly #cache = new Map<string, ConversationThread>();
   readonly #lock = new KeyedLock();
   readonly #maxConflictRetries: number;
+  readonly #cacheSize: number;
 
   constructor(options: ThreadManagerOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.#maxConflictRetries = options.maxConflictRetries ?? 20;
+    this.#cacheSize = Math.max(1, options.cacheSize ?? 1000);
   }
 
   /** The id of the thread between `agent` and `other` (or the user when `other` is omitted). */
@@ -57,6 +64,7 @@ export class ThreadManager {
     return this.#serialized(threadId, async () => {
       const cached = this.#cache.get(threadId);
       if (cached) {
+        this.#remember(cached);
         await this.#catchUp(cached);
         return cached;
       }
@@ -69,7 +77,7 @@ export class ThreadManager {
         metadata: record?.metadata ?? {},
         savedVersion: items.length,
       });
-      this.#cache.set(threadId, thread);
+      this.#remember(thread);
       return thread;
     });
   }
@@ -89,7 +97,7 @@ export class ThreadManager {
    * placed before ours, then ours are appended after them. Store errors propagate to the caller.
    */
   saveThread(thread: ConversationThread): Promise<void> {
-    this.#cache.set(thread.threadId, thread);
+    this.#remember(thread);
     return this.#serialized(thread.threadId, async () => {
       for (let attempt = 0; ; attempt++) {
         const pending = thread.pending;
@@ -112,6 +120,18 @@ export class ThreadManager {
   evict(chatId?: string): void {
     for (const [id, thread] of this.#cache) {
       if (chatId === undefined || thread.chatId === chatId) this.#cache.delete(id);
+    }
+  }
+
+  /** Marks a thread most recently used (a Map keeps insertion order) and trims the cache. */
+  #remember(thread: ConversationThread): void {
+    this.#cache.delete(thread.threadId);
+    this.#cache.set(thread.threadId, thread);
+    if (this.#cache.size <= this.#cacheSize) return;
+    for (const [id, candidate] of this.#cache) {
+      if (this.#cache.size <= this.#cacheSize) break;
+      // A thread with unsaved items stays: dropping it would lose them.
+      if (candidate.pending.length === 0 && candidate !== thread) this.#cache.delete(id);
     }
   }
 

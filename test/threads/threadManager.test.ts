@@ -188,3 +188,27 @@ describe('ThreadManager', () => {
     expect(texts(thread.items)).toEqual(['1', 'new']);
   });
 });
+
+describe('ThreadManager cache bound', () => {
+  it('drops the least recently used saved threads past cacheSize and reads them again from the store', async () => {
+    const store = new MemoryStore();
+    const threads = new ThreadManager({ store, cacheSize: 2 });
+    const first = await threads.getThread('c', 'A');
+    await threads.addItemsAndSave(first, [{ role: 'user', content: 'one' }]);
+    await threads.getThread('c', 'B');
+    await threads.getThread('c', 'C');
+    const again = await threads.getThread('c', 'A');
+    expect(again).not.toBe(first);
+    expect(again.items.map((entry) => (entry.item as { content: string }).content)).toEqual(['one']);
+  });
+
+  it('never drops a thread with unsaved items', async () => {
+    const threads = new ThreadManager({ store: new MemoryStore(), cacheSize: 1 });
+    const busy = await threads.getThread('c', 'A');
+    busy.addItem({ role: 'user', content: 'not saved yet' });
+    await threads.getThread('c', 'B');
+    await threads.getThread('c', 'C');
+    expect(await threads.getThread('c', 'A')).toBe(busy);
+    expect(busy.pending).toHaveLength(1);
+  });
+});
