@@ -8,6 +8,7 @@ import { ColloquyError, ConfigError } from '../errors.js';
 import { createLogger, isLogLevel, LOG_LEVELS, setDefaultLogger } from '../logger.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEnsembleCommands } from './commands/ensembles.js';
+import { registerServeCommand } from './commands/serve.js';
 import { registerThreadsCommands } from './commands/threads.js';
 
 function version(): string {
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerThreadsCommands(program);
   registerEnsembleCommands(program);
+  registerServeCommand(program);
   return program;
 }
 

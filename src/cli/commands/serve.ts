@@ -1,0 +1,68 @@
+/**
+ * `colloquy serve`: serves the project's agencies (and the demo agency) and ensembles over HTTP.
+ * @module
+ */
+import type { Command } from 'commander';
+import { ConfigError } from '../../errors.js';
+import { startServer } from '../../server/serve.js';
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  config?: string;
+  apiKey?: string;
+  demo: boolean;
+  grace: string;
+}
+
+function wholeNumber(value: string, flag: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new ConfigError(`${flag} "${value}" is not a whole number. Pass e.g. ${flag} 8787.`);
+  return parsed;
+}
+
+/** Registers `colloquy serve`. */
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'Serve agencies and ensembles over HTTP: REST, Server-Sent Events and an OpenAI-compatible /v1 endpoint.',
+    )
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--host <host>', 'host to listen on; a non-loopback host needs an API key', '127.0.0.1')
+    .option('--config <path>', 'the colloquy.yaml to read (default: ./colloquy.yaml if present)')
+    .option(
+      '--api-key <key>',
+      'clients must send "Authorization: Bearer <key>" (default: $COLLOQUY_API_KEY)',
+    )
+    .option('--no-demo', 'do not serve the demo agency')
+    .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
+    .action(async (flags: ServeFlags) => {
+      const server = await startServer({
+        port: wholeNumber(flags.port, '--port'),
+        host: flags.host,
+        gracePeriodMs: wholeNumber(flags.grace, '--grace'),
+        ...(flags.config !== undefined ? { config: flags.config } : {}),
+        ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+        demo: flags.demo,
+        onShutdown: (phase, { signal }) => {
+          process.stderr.write(
+            phase === 'started'
+              ? `colloquy: ${signal ?? 'shutdown'}: finishing running requests, then closing stores...\n`
+              : 'colloquy: server stopped.\n',
+          );
+        },
+      });
+      const agencies = [...server.registry.agencies.keys()];
+      const ensembles = await server.registry.ensembles.names();
+      const lines = [
+        `Colloquy server listening on ${server.url}`,
+        `  agencies:  ${agencies.join(', ') || '(none)'}`,
+        `  ensembles: ${ensembles.join(', ') || '(none)'}`,
+        `  auth:      ${process.env.COLLOQUY_API_KEY || flags.apiKey ? 'bearer token required' : 'none (loopback only)'}`,
+        `  try:       curl -N -X POST ${server.url}/agencies/${agencies[0] ?? 'NAME'}/responses/stream -H 'content-type: application/json' -d '{"message":"hi"}'`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

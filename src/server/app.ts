@@ -1,0 +1,108 @@
+/**
+ * The HTTP app: Hono routes over a {@link ServerRegistry}. Pure (it opens nothing and listens on
+ * nothing), so tests drive it with `app.request()` or any listener; `startServer` runs it on Node.
+ * @module
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { bearerAuth } from './auth.js';
+import type { RouteContext } from './context.js';
+import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
+import { InFlight } from './inflight.js';
+import type { ServerRegistry } from './registry.js';
+import { agencyRoutes } from './routes/agencies.js';
+import { ensembleRoutes } from './routes/ensembles.js';
+import { openaiRoutes } from './routes/openai.js';
+import { threadRoutes } from './routes/threads.js';
+
+/** The default request body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /** What to serve. */
+  registry: ServerRegistry;
+  /** When set, every route but `/health` needs `Authorization: Bearer <apiKey>` (default: none). */
+  apiKey?: string;
+  /** Largest request body accepted, in bytes; larger ones get 413 (default {@link DEFAULT_MAX_BODY_BYTES}). */
+  maxBodyBytes?: number;
+  /** Tracks running requests for graceful shutdown (default: a new one). */
+  inflight?: InFlight;
+}
+
+/** {@link AppOptions} with defaults applied. */
+interface ResolvedAppOptions {
+  registry: ServerRegistry;
+  apiKey: string | undefined;
+  maxBodyBytes: number;
+  inflight: InFlight;
+}
+
+function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError(
+      `createApp: maxBodyBytes must be a whole number of bytes ≥ 1 (got ${maxBodyBytes}). Pass e.g. 1048576 for 1 MiB.`,
+    );
+  }
+  return {
+    registry: options.registry,
+    apiKey: options.apiKey,
+    maxBodyBytes,
+    inflight: options.inflight ?? new InFlight(),
+  };
+}
+
+/**
+ * Builds the app: `/health`, `/agencies`, `/chats`, `/threads`, `/ensembles`, `/runs` and the
+ * OpenAI-compatible `/v1` (see docs/server.md).
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ registry: createRegistry({ agencies: [support] }) });
+ * const res = await app.request('/agencies/support/responses', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ message: 'hi' }),
+ * });
+ * console.log((await res.json()).finalOutput);
+ * ```
+ */
+export function createApp(options: AppOptions): Hono {
+  const resolved = resolveAppOptions(options);
+  const context: RouteContext = { registry: resolved.registry, inflight: resolved.inflight };
+  const app = new Hono();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+
+  app.use('*', async (c, next) => {
+    if (!resolved.inflight.draining) return resolved.inflight.track(next());
+    c.header('Connection', 'close');
+    return c.json<ErrorBody>(
+      {
+        error: {
+          code: 'SHUTTING_DOWN',
+          message: 'The server is shutting down. Retry on another instance or after it restarts.',
+        },
+      },
+      503,
+    );
+  });
+  app.get('/health', (c) =>
+    c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
+  );
+  if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: resolved.maxBodyBytes,
+      onError: (c) => payloadTooLarge(c, resolved.maxBodyBytes),
+    }),
+  );
+
+  app.route('/agencies', agencyRoutes(context));
+  app.route('/', threadRoutes(context));
+  app.route('/', ensembleRoutes(context));
+  app.route('/v1', openaiRoutes(context));
+  return app;
+}

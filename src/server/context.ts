@@ -1,0 +1,45 @@
+/**
+ * What every route module gets, and the request schemas they share.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Agency } from '../agency/agency.js';
+import { notFound } from './errors.js';
+import type { InFlight } from './inflight.js';
+import type { ServerRegistry } from './registry.js';
+
+/** Shared state of the routes of one app. */
+export interface RouteContext {
+  registry: ServerRegistry;
+  inflight: InFlight;
+}
+
+/** A chat id, run id or checkpoint id given by a client. */
+export const idSchema = z
+  .string()
+  .min(1, 'expected a non-empty id')
+  .max(200, 'expected an id of at most 200 characters')
+  .refine(
+    (id) => ![...id].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
+    'expected an id without control characters',
+  );
+
+/** The served agency `name`, or a 404 listing the served ones. */
+export function agencyNamed(context: RouteContext, name: string): Agency {
+  const agency = context.registry.agencies.get(name);
+  if (!agency) {
+    throw notFound(
+      'AGENCY_NOT_FOUND',
+      `Agency "${name}"`,
+      [...context.registry.agencies.keys()],
+      'Check the name (GET /agencies).',
+    );
+  }
+  return agency;
+}
+
+/** A new chat id, made on the server so that it is known before the run starts. */
+export function newChatId(): string {
+  return `chat_${randomUUID()}`;
+}

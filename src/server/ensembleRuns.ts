@@ -1,0 +1,261 @@
+/**
+ * Ensemble runs started over HTTP: each runs in the background with `runEnsemble`, checkpointed in
+ * the server's store; its progress events are buffered so that any number of clients can follow
+ * them (from the start, or after the last id they saw). Runs not started by this process are
+ * read back from the store.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { ErrorInfo } from '../agency/events.js';
+import { errorInfo } from '../agency/events.js';
+import type { CreateModel } from '../ensembles/agentModels.js';
+import type { EnsembleEvent } from '../ensembles/events.js';
+import type { InputHandler } from '../ensembles/inputHandlers.js';
+import type { ConversationResult } from '../ensembles/result.js';
+import { runEnsemble } from '../ensembles/run.js';
+import type { Ensemble } from '../ensembles/schema.js';
+import type { ProfileRegistry } from '../models/profiles.js';
+import type { ThreadStore } from '../stores/types.js';
+import { WorkflowThread } from '../threads/workflowThread.js';
+import type { EnsembleCatalog } from './ensembleCatalog.js';
+import { HttpError, notFound } from './errors.js';
+
+/** Where a run is: running here, finished, stopped without finishing (resumable), or failed. */
+export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
+
+/** An event of a run as the server sends it: an {@link EnsembleEvent}, or `error` when the run threw. */
+export type RunEvent = EnsembleEvent | { type: 'error'; error: ErrorInfo };
+
+/** What `GET /runs/:id` answers. */
+export interface RunSummary {
+  runId: string;
+  ensemble: string;
+  status: RunStatus;
+  turnCount: number;
+  result?: ConversationResult;
+  error?: ErrorInfo;
+}
+
+/** Options of {@link EnsembleRuns.start} and {@link EnsembleRuns.resume}. */
+export interface StartRunOptions {
+  input?: string;
+  runId?: string;
+  initialContext?: Record<string, unknown>;
+  inputHandler?: InputHandler;
+}
+
+/** Options of {@link EnsembleRuns}. */
+export interface EnsembleRunsOptions {
+  /** Where runs are checkpointed. */
+  store: ThreadStore;
+  catalog: EnsembleCatalog;
+  /** Profiles for LLM agents (default: runEnsemble's, from the current directory). */
+  profiles?: () => Promise<ProfileRegistry>;
+  /** Makes models of profiles (tests pass scripted ones). */
+  createModel?: CreateModel;
+}
+
+interface LiveRun {
+  summary: RunSummary;
+  events: RunEvent[];
+  controller: AbortController;
+  done: Promise<void>;
+  wake: () => void;
+  changed: Promise<void>;
+}
+
+/** The runs a server started, and access to those in its store. */
+export class EnsembleRuns {
+  readonly store: ThreadStore;
+  readonly catalog: EnsembleCatalog;
+  readonly #options: EnsembleRunsOptions;
+  readonly #live = new Map<string, LiveRun>();
+
+  constructor(options: EnsembleRunsOptions) {
+    this.store = options.store;
+    this.catalog = options.catalog;
+    this.#options = options;
+  }
+
+  /** Starts a new run of the ensemble `name`; resolves once it is checkpointable, with its id. */
+  async start(name: string, options: StartRunOptions = {}): Promise<RunSummary> {
+    const ensemble = await this.catalog.load(name);
+    const runId = options.runId ?? `run_${randomUUID()}`;
+    if (this.#live.has(runId) || (await this.store.getThread(`${runId}::main`))) {
+      throw new HttpError(
+        409,
+        'RUN_EXISTS',
+        `Run "${runId}" already exists. Resume it (POST /runs/${runId}/resume) or choose another runId.`,
+      );
+    }
+    return this.#launch(ensemble, runId, false, options);
+  }
+
+  /** Resumes a run from its last checkpoint; a finished run is answered as is. */
+  async resume(runId: string, options: StartRunOptions = {}): Promise<RunSummary> {
+    if (this.#live.get(runId)?.summary.status === 'running') {
+      throw new HttpError(
+        409,
+        'RUN_ACTIVE',
+        `Run "${runId}" is still running. Follow it at GET /runs/${runId}/events; resume it only after it stops.`,
+      );
+    }
+    const saved = await this.#saved(runId);
+    if (!saved)
+      throw notFound(
+        'RUN_NOT_FOUND',
+        `Run "${runId}"`,
+        [],
+        'Check the run id (POST /ensembles/:name/runs returns it).',
+      );
+    if (saved.status === 'finished') return saved;
+    const ensemble = await this.catalog.findByEnsembleName(saved.ensemble);
+    if (!ensemble) {
+      throw new HttpError(
+        409,
+        'ENSEMBLE_NOT_FOUND',
+        `Run "${runId}" belongs to ensemble "${saved.ensemble}", which this server does not offer. Put its file in the ensembles directory and retry.`,
+      );
+    }
+    return this.#launch(ensemble, runId, true, options);
+  }
+
+  /** A run's summary, or null when neither this process nor the store knows it. */
+  async state(runId: string): Promise<RunSummary | null> {
+    const live = this.#live.get(runId);
+    if (live) return structuredClone(live.summary);
+    return this.#saved(runId);
+  }
+
+  /**
+   * The events of a run after index `after` (-1 for all), as `[index, event]`, following a live
+   * run until it ends. A run not live here yields its final event only (if it finished).
+   */
+  async *follow(
+    runId: string,
+    after = -1,
+    signal?: AbortSignal,
+  ): AsyncGenerator<[number, RunEvent]> {
+    const live = this.#live.get(runId);
+    if (!live) {
+      const saved = await this.#saved(runId);
+      if (saved?.result && after < 0)
+        yield [0, { type: 'ensemble_finished', result: saved.result }];
+      return;
+    }
+    let next = after + 1;
+    const aborted = new Promise<void>((resolve) =>
+      signal?.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    while (!signal?.aborted) {
+      const changed = live.changed;
+      while (next < live.events.length) {
+        yield [next, live.events[next]!];
+        next += 1;
+      }
+      if (live.summary.status !== 'running') return;
+      await Promise.race([changed, aborted]);
+    }
+  }
+
+  /** Runs still running in this process. */
+  get running(): number {
+    return [...this.#live.values()].filter((run) => run.summary.status === 'running').length;
+  }
+
+  /**
+   * Waits up to `graceMs` for running runs, then cancels the rest (they end with completion
+   * reason `timeout`) and waits for them to save.
+   */
+  async close(graceMs = 0): Promise<void> {
+    const pending = [...this.#live.values()].map((run) => run.done);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(pending),
+      new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
+    for (const run of this.#live.values())
+      run.controller.abort(new Error('The server is shutting down.'));
+    await Promise.all(pending);
+  }
+
+  async #saved(runId: string): Promise<RunSummary | null> {
+    const workflow = await WorkflowThread.load(this.store, runId);
+    if (!workflow) return null;
+    const { data, conversation } = workflow.state;
+    const result = data.result as ConversationResult | undefined;
+    return {
+      runId,
+      ensemble: String(data.ensemble),
+      status: data.status === 'finished' ? 'finished' : 'interrupted',
+      turnCount: conversation.turn_count,
+      ...(result ? { result } : {}),
+    };
+  }
+
+  #launch(
+    ensemble: Ensemble,
+    runId: string,
+    resume: boolean,
+    options: StartRunOptions,
+  ): RunSummary {
+    const controller = new AbortController();
+    const run: LiveRun = {
+      summary: { runId, ensemble: ensemble.name, status: 'running', turnCount: 0 },
+      events: [],
+      controller,
+      done: Promise.resolve(),
+      wake: () => undefined,
+      changed: Promise.resolve(),
+    };
+    const rearm = () => {
+      run.changed = new Promise((resolve) => (run.wake = resolve));
+    };
+    rearm();
+    const wake = () => {
+      const waiting = run.wake;
+      rearm();
+      waiting();
+    };
+    const push = (event: RunEvent) => {
+      run.events.push(event);
+      if (
+        event.type === 'ensemble_started' ||
+        event.type === 'turn_recorded' ||
+        event.type === 'step_started'
+      ) {
+        run.summary.turnCount = event.turn_count;
+      }
+      wake();
+    };
+    this.#live.get(runId)?.controller.abort();
+    this.#live.set(runId, run);
+    const profiles = this.#options.profiles;
+    run.done = (async () => {
+      try {
+        const result = await runEnsemble(ensemble, {
+          store: this.store,
+          ...(resume
+            ? { resume: runId }
+            : { runId, input: options.input, initialContext: options.initialContext }),
+          ...(options.inputHandler ? { inputHandler: options.inputHandler } : {}),
+          ...(profiles ? { profiles: await profiles() } : {}),
+          ...(this.#options.createModel ? { createModel: this.#options.createModel } : {}),
+          onEvent: push,
+          signal: controller.signal,
+        });
+        if (!run.events.some((event) => event.type === 'ensemble_finished'))
+          run.events.push({ type: 'ensemble_finished', result });
+        Object.assign(run.summary, { status: 'finished', result, turnCount: result.turn_count });
+      } catch (error) {
+        run.events.push({ type: 'error', error: errorInfo(error) });
+        // An interrupted run (shutdown, cancel) kept its finished turns and can be resumed.
+        const interrupted = (error as { code?: unknown }).code === 'ABORTED';
+        Object.assign(run.summary, { status: interrupted ? 'interrupted' : 'failed', error: errorInfo(error) });
+      }
+      wake();
+    })();
+    return structuredClone(run.summary);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Requests and runs in flight, so that shutdown can stop taking work, wait for what is running
+ * and only then close agencies and stores.
+ * @module
+ */
+
+/** Counts tracked work and tells when there is none. */
+export class InFlight {
+  #count = 0;
+  #draining = false;
+  #waiters: Array<() => void> = [];
+
+  /** Whether shutdown has begun (new requests get 503). */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** How much tracked work is running. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Marks the start of shutdown. */
+  drain(): void {
+    this.#draining = true;
+  }
+
+  /** Tracks `work` until it settles; returns it unchanged. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#count += 1;
+    const settle = () => {
+      this.#count -= 1;
+      if (this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
+    };
+    work.then(settle, settle);
+    return work;
+  }
+
+  /** Resolves true once nothing is tracked, or false after `timeoutMs`. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.#count === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.#waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}

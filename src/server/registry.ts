@@ -1,0 +1,233 @@
+/**
+ * What a server serves: agencies (from the module the config's `agencies:` names, plus the demo
+ * agency), ensembles (from `ensembles_dir`), the store ensemble runs are checkpointed in, and the
+ * chat directory the chat routes use.
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Agency } from '../agency/agency.js';
+import { loadProjectConfig, parseProjectConfig, type ProjectConfig } from '../config.js';
+import { createDemoAgency } from '../demo/demoAgency.js';
+import type { CreateModel } from '../ensembles/agentModels.js';
+import { ConfigError } from '../errors.js';
+import { loadProfiles, type ProfileRegistry } from '../models/profiles.js';
+import { MemoryStore } from '../stores/memory.js';
+import { openStore } from '../stores/openStore.js';
+import type { ThreadStore } from '../stores/types.js';
+import { ThreadManager } from '../threads/threadManager.js';
+import { ChatDirectory } from './chats.js';
+import { DirectoryEnsembleCatalog, type EnsembleCatalog } from './ensembleCatalog.js';
+import { EnsembleRuns } from './ensembleRuns.js';
+import { notFound } from './errors.js';
+
+/** Everything the routes serve. Build one with {@link createRegistry} or {@link loadRegistry}. */
+export interface ServerRegistry {
+  /** Agencies by the name they are served under. */
+  readonly agencies: ReadonlyMap<string, Agency>;
+  readonly ensembles: EnsembleCatalog;
+  readonly runs: EnsembleRuns;
+  readonly chats: ChatDirectory;
+  /** Cancels running ensemble runs after `graceMs`, then closes the agencies and the stores it owns. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Options of {@link createRegistry}. Every field is optional. */
+export interface RegistryOptions {
+  /** Agencies to serve, under their `name` (or the record's keys). */
+  agencies?: Agency[] | Record<string, Agency>;
+  /** Serve the demo agency as `demo` (default true) unless an agency of that name is given. */
+  demo?: boolean;
+  /** The store of the demo agency and of ensemble runs (default: a new MemoryStore). */
+  store?: ThreadStore;
+  /** Close `store` on close (default: true when the registry created it). */
+  ownsStore?: boolean;
+  /** The ensembles offered: a catalog, or a directory of YAML files (default: none). */
+  ensembles?: EnsembleCatalog | string;
+  /** Profiles for ensembles' LLM agents (default: runEnsemble's). */
+  profiles?: () => Promise<ProfileRegistry>;
+  /** Makes ensemble agents' models (tests pass scripted ones). */
+  createModel?: CreateModel;
+}
+
+const EMPTY_CATALOG: EnsembleCatalog = {
+  names: async () => [],
+  load: async (name) => {
+    throw notFound(
+      'ENSEMBLE_NOT_FOUND',
+      `Ensemble "${name}"`,
+      [],
+      'This server offers no ensembles: set ensembles_dir in colloquy.yaml.',
+    );
+  },
+  findByEnsembleName: async () => null,
+};
+
+/**
+ * Builds a registry from agencies you already have.
+ *
+ * @example
+ * ```ts
+ * const registry = createRegistry({ agencies: [support], ensembles: 'ensembles' });
+ * const app = createApp({ registry });
+ * ```
+ */
+export function createRegistry(options: RegistryOptions = {}): ServerRegistry {
+  const store = options.store ?? new MemoryStore();
+  const ownsStore = options.ownsStore ?? options.store === undefined;
+  const agencies = new Map<string, Agency>(
+    Array.isArray(options.agencies)
+      ? options.agencies.map((agency) => [agency.name, agency])
+      : Object.entries(options.agencies ?? {}),
+  );
+  if ((options.demo ?? true) && !agencies.has('demo')) {
+    agencies.set('demo', createDemoAgency({ threads: new ThreadManager({ store }) }));
+  }
+  const ensembles =
+    typeof options.ensembles === 'string'
+      ? new DirectoryEnsembleCatalog({
+          dir: options.ensembles,
+          ...(options.profiles ? { profiles: options.profiles } : {}),
+        })
+      : (options.ensembles ?? EMPTY_CATALOG);
+  const runs = new EnsembleRuns({
+    store,
+    catalog: ensembles,
+    ...(options.profiles ? { profiles: options.profiles } : {}),
+    ...(options.createModel ? { createModel: options.createModel } : {}),
+  });
+  return {
+    agencies,
+    ensembles,
+    runs,
+    chats: new ChatDirectory(agencies, [store]),
+    async close(graceMs = 0) {
+      await runs.close(graceMs);
+      for (const agency of new Set(agencies.values())) await agency.close();
+      if (ownsStore) await store.close();
+    },
+  };
+}
+
+/** Options of {@link loadRegistry}. */
+export interface LoadRegistryOptions {
+  /** The project config, or the path of a `colloquy.yaml` (or of its directory). Default: `./colloquy.yaml` if any. */
+  config?: ProjectConfig | string;
+  /** Serve the demo agency (default true). */
+  demo?: boolean;
+  /** Use this store instead of the config's `store:` (the caller closes it). */
+  store?: ThreadStore;
+  /** Makes ensemble agents' models. */
+  createModel?: CreateModel;
+}
+
+/** Reads a `colloquy.yaml` by path (file or directory); an explicit path that does not exist is an error. */
+export async function readConfig(location?: string): Promise<ProjectConfig> {
+  if (location === undefined) return loadProjectConfig({ cwd: process.cwd() });
+  const resolved = path.resolve(location);
+  if (!existsSync(resolved)) {
+    throw new ConfigError(
+      `Config file ${resolved} does not exist. Pass the path of a colloquy.yaml to --config, or omit --config.`,
+    );
+  }
+  if (statSync(resolved).isDirectory()) return loadProjectConfig({ cwd: resolved });
+  return {
+    ...parseProjectConfig(await readFile(resolved, 'utf8'), resolved),
+    configPath: resolved,
+    baseDir: path.dirname(resolved),
+  };
+}
+
+/** Whether a value is an Agency (also one built by another copy of Colloquy). */
+function isAgency(value: unknown): value is Agency {
+  if (value instanceof Agency) return true;
+  const candidate = value as Partial<Agency> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.getResponse === 'function' &&
+    typeof candidate.getResponseStream === 'function' &&
+    candidate.agents instanceof Map
+  );
+}
+
+const MODULE_EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs'];
+
+/** The file a config's `agencies:` names: a module, a module without extension, or a directory's index. */
+export function resolveAgencyModule(spec: string, baseDir: string): string {
+  const base = path.resolve(baseDir, spec);
+  const candidates = [
+    ...MODULE_EXTENSIONS.map((ext) => base + ext),
+    ...MODULE_EXTENSIONS.slice(1).map((ext) => path.join(base, `index${ext}`)),
+  ];
+  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  if (!found) {
+    throw new ConfigError(
+      `agencies: "${spec}" names no module (looked for ${candidates.join(', ')}). ` +
+        'Point it at a .ts/.js file that exports Agency instances, relative to colloquy.yaml.',
+    );
+  }
+  return found;
+}
+
+/**
+ * Imports an agencies module and returns its Agency exports by served name: the agency's `name`,
+ * or the export's name for a named export of an agency left with the default name `agency`.
+ */
+export async function importAgencies(file: string): Promise<Map<string, Agency>> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(
+      `Could not import the agencies module ${file}: ${(error as Error).message}. ` +
+        'Fix the module (a .ts file needs the CLI from a source checkout, or compile it to .js).',
+      { cause: error },
+    );
+  }
+  const found = new Map<string, Agency>();
+  const seen = new Set<Agency>();
+  for (const [exportName, value] of Object.entries(module)) {
+    if (!isAgency(value) || seen.has(value)) continue;
+    seen.add(value);
+    const name = value.name === 'agency' && exportName !== 'default' ? exportName : value.name;
+    if (found.has(name)) {
+      throw new ConfigError(
+        `The agencies module ${file} exports two agencies named "${name}". Give each a distinct name option.`,
+      );
+    }
+    found.set(name, value);
+  }
+  if (found.size === 0) {
+    throw new ConfigError(
+      `The agencies module ${file} exports no Agency. Export one: export default new Agency({ name: 'support', ... }).`,
+    );
+  }
+  return found;
+}
+
+/**
+ * Builds the registry a project's config describes: the config's store (default: the embedded
+ * SQLite store), its agencies module plus the demo agency, and its ensembles directory.
+ */
+export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<ServerRegistry> {
+  const config =
+    typeof options.config === 'object' ? options.config : await readConfig(options.config);
+  const agencies = config.agencies
+    ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir))
+    : new Map();
+  const store = options.store ?? (await openStore(config.store));
+  let profiles: Promise<ProfileRegistry> | undefined;
+  return createRegistry({
+    agencies: Object.fromEntries(agencies),
+    store,
+    ownsStore: options.store === undefined,
+    ...(options.demo === undefined ? {} : { demo: options.demo }),
+    ensembles: path.resolve(config.baseDir, config.ensembles_dir),
+    profiles: () => (profiles ??= loadProfiles({ cwd: config.baseDir, projectConfig: config })),
+    ...(options.createModel ? { createModel: options.createModel } : {}),
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Ensemble routes: list ensembles, start a run (in the background), read its state, follow its
+ * progress events over SSE, resume it from its last checkpoint.
+ * @module
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { answersFileSchema, ScriptedInputHandler } from '../../ensembles/inputHandlers.js';
+import { idSchema, type RouteContext } from '../context.js';
+import { notFound, readJson, validationError } from '../errors.js';
+import type { StartRunOptions } from '../ensembleRuns.js';
+import { streamEvents } from '../sse.js';
+
+/** The body of `POST /ensembles/:name/runs`. */
+export const startRunBodySchema = z
+  .object({
+    input: z.string().optional(),
+    runId: idSchema
+      .regex(/^[A-Za-z0-9_.:-]+$/, 'expected a run id of letters, digits, "_", ".", ":" or "-"')
+      .optional(),
+    context: z.record(z.string(), z.unknown()).optional(),
+    answers: answersFileSchema.optional(),
+  })
+  .strict();
+
+/** The body of `POST /runs/:id/resume`. */
+export const resumeBodySchema = z.object({ answers: answersFileSchema.optional() }).strict();
+
+function runIdParam(raw: string): string {
+  const parsed = idSchema.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, 'run id in the path');
+  return parsed.data;
+}
+
+function links(runId: string) {
+  return {
+    state: `/runs/${runId}`,
+    events: `/runs/${runId}/events`,
+    resume: `/runs/${runId}/resume`,
+  };
+}
+
+/** `/ensembles` and `/runs` routes. */
+export function ensembleRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { ensembles, runs } = context.registry;
+
+  app.get('/ensembles', async (c) =>
+    c.json({ ensembles: (await ensembles.names()).map((name) => ({ name })) }),
+  );
+
+  app.post('/ensembles/:name/runs', async (c) => {
+    const body = await readJson(c, startRunBodySchema);
+    const options: StartRunOptions = {
+      ...(body.input !== undefined ? { input: body.input } : {}),
+      ...(body.runId !== undefined ? { runId: body.runId } : {}),
+      ...(body.context !== undefined ? { initialContext: body.context } : {}),
+      ...(body.answers ? { inputHandler: new ScriptedInputHandler(body.answers) } : {}),
+    };
+    const summary = await runs.start(c.req.param('name'), options);
+    return c.json({ ...summary, links: links(summary.runId) }, 202);
+  });
+
+  app.get('/runs/:id', async (c) => {
+    const runId = runIdParam(c.req.param('id'));
+    const summary = await runs.state(runId);
+    if (!summary)
+      throw notFound(
+        'RUN_NOT_FOUND',
+        `Run "${runId}"`,
+        [],
+        'Check the run id (POST /ensembles/:name/runs returns it).',
+      );
+    return c.json({ ...summary, links: links(runId) });
+  });
+
+  app.get('/runs/:id/events', async (c) => {
+    const runId = runIdParam(c.req.param('id'));
+    if (!(await runs.state(runId))) {
+      throw notFound(
+        'RUN_NOT_FOUND',
+        `Run "${runId}"`,
+        [],
+        'Check the run id (POST /ensembles/:name/runs returns it).',
+      );
+    }
+    const lastEventId = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? -1);
+    const after = Number.isInteger(lastEventId) ? lastEventId : -1;
+    return streamEvents(c, (signal) => runs.follow(runId, after, signal), {
+      inflight: context.inflight,
+    });
+  });
+
+  app.post('/runs/:id/resume', async (c) => {
+    const runId = runIdParam(c.req.param('id'));
+    const body = await readJson(c, resumeBodySchema);
+    const summary = await runs.resume(
+      runId,
+      body.answers ? { inputHandler: new ScriptedInputHandler(body.answers) } : {},
+    );
+    return c.json({ ...summary, links: links(runId) }, summary.status === 'running' ? 202 : 200);
+  });
+
+  return app;
+}

@@ -1,0 +1,202 @@
+/**
+ * The OpenAI-compatible endpoint: `GET /v1/models` lists the agencies, `POST /v1/chat/completions`
+ * with `model: <agency name>` sends the last user message to the agency (JSON, or SSE
+ * `chat.completion.chunk`s of the entry point's text ending with `[DONE]`). The agency keeps the
+ * history by chat id: from the `x-colloquy-chat-id` header, else the `user` field; without either
+ * the request starts a new chat, with the earlier messages folded into the message.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Agency, GetResponseOptions } from '../../agency/agency.js';
+import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
+import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
+import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
+import { streamWithAbort, untilAborted } from '../sse.js';
+
+/** The header carrying the chat id, in requests and responses. */
+export const CHAT_ID_HEADER = 'x-colloquy-chat-id';
+
+const contentSchema = z.union([
+  z.string(),
+  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+]);
+
+/** The part of the OpenAI chat completion request Colloquy reads; other fields are ignored. */
+export const chatCompletionBodySchema = z.looseObject({
+  model: z.string().min(1, 'expected the name of an agency (GET /v1/models)'),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+        content: contentSchema.nullable().optional(),
+      }),
+    )
+    .min(1, 'expected at least one message'),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+  user: z.string().optional(),
+});
+
+type ChatBody = z.output<typeof chatCompletionBodySchema>;
+
+function textOf(content: ChatBody['messages'][number]['content']): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((part) => part.text ?? '').join('');
+}
+
+/** The message and options of the agency call a chat completion request makes. */
+function toCall(
+  body: ChatBody,
+  headerChatId: string | undefined,
+): { message: string; chatId: string; options: GetResponseOptions } {
+  const index = body.messages.length - 1;
+  const last = body.messages[index]!;
+  if (last.role !== 'user' || textOf(last.content).trim() === '') {
+    throw new HttpError(
+      400,
+      'INVALID_BODY',
+      `The last message must be a non-empty user message (got role "${last.role}"). End messages with the user's turn.`,
+      `messages.${index}`,
+    );
+  }
+  const given = headerChatId ?? body.user;
+  if (given !== undefined) {
+    const parsed = idSchema.safeParse(given);
+    if (!parsed.success)
+      throw validationError(
+        parsed.error,
+        headerChatId !== undefined ? `${CHAT_ID_HEADER} header` : '"user" field',
+      );
+  }
+  const instructions = body.messages
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => textOf(m.content));
+  const earlier = body.messages
+    .slice(0, index)
+    .filter((m) => m.role === 'user' || m.role === 'assistant');
+  let message = textOf(last.content);
+  if (given === undefined && earlier.length > 0) {
+    const transcript = earlier.map((m) => `${m.role}: ${textOf(m.content)}`).join('\n');
+    message = `Earlier in this conversation:\n${transcript}\n\n${message}`;
+  }
+  return {
+    message,
+    chatId: given ?? newChatId(),
+    options: instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {},
+  };
+}
+
+function usageOf(usage: UsageSummary) {
+  return {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.totalTokens,
+  };
+}
+
+function outputText(result: AgencyResponse): string {
+  return typeof result.finalOutput === 'string'
+    ? result.finalOutput
+    : JSON.stringify(result.finalOutput);
+}
+
+/** `/v1` routes. */
+export function openaiRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const created = Math.floor(Date.now() / 1000);
+
+  app.get('/models', (c) =>
+    c.json({
+      object: 'list',
+      data: [...context.registry.agencies.keys()].map((id) => ({
+        id,
+        object: 'model',
+        created,
+        owned_by: 'colloquy',
+      })),
+    }),
+  );
+
+  app.post('/chat/completions', async (c) => {
+    const body = await readJson(c, chatCompletionBodySchema);
+    const agency: Agency = agencyNamed(context, body.model);
+    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    context.registry.chats.remember(chatId, body.model);
+    c.header(CHAT_ID_HEADER, chatId);
+    const id = `chatcmpl-${randomUUID()}`;
+    const now = Math.floor(Date.now() / 1000);
+    if (!body.stream) {
+      const result = await context.inflight.track(
+        agency.getResponse(message, { ...options, chatId, signal: c.req.raw.signal }),
+      );
+      return c.json({
+        id,
+        object: 'chat.completion',
+        created: now,
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: outputText(result), refusal: null },
+            finish_reason: 'stop',
+            logprobs: null,
+          },
+        ],
+        usage: usageOf(result.usage),
+      });
+    }
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created: now,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
+    return streamWithAbort(
+      c,
+      async (stream, signal) => {
+        const send = (data: unknown) => stream.writeSSE({ data: JSON.stringify(data) });
+        await send(chunk({ role: 'assistant', content: '' }));
+        let streamed = false;
+        try {
+          for await (const event of untilAborted(
+            agency.getResponseStream(message, { ...options, chatId, signal }),
+            signal,
+          )) {
+            if (signal.aborted) return;
+            if (
+              event.type === 'raw_model_stream_event' &&
+              event.depth === 0 &&
+              event.data.type === 'output_text_delta'
+            ) {
+              streamed = true;
+              await send(chunk({ content: event.data.delta }));
+            } else if (event.type === 'run_completed') {
+              if (!streamed) await send(chunk({ content: outputText(event.result) }));
+              await send(chunk({}, 'stop'));
+              if (body.stream_options?.include_usage) {
+                await send({
+                  id,
+                  object: 'chat.completion.chunk',
+                  created: now,
+                  model: body.model,
+                  choices: [],
+                  usage: usageOf(event.result.usage),
+                });
+              }
+              await stream.writeSSE({ data: '[DONE]' });
+            }
+          }
+        } catch (error) {
+          if (!signal.aborted) await send(toErrorResponse(error).body);
+        }
+      },
+      { inflight: context.inflight },
+    );
+  });
+
+  return app;
+}

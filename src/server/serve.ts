@@ -1,0 +1,192 @@
+/**
+ * `startServer`: the app on Node with `@hono/node-server`, with graceful shutdown (SIGTERM or
+ * SIGINT: stop accepting, let running requests finish within a grace period, then close
+ * connections, agencies and stores).
+ * @module
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { ProjectConfig } from '../config.js';
+import { ConfigError } from '../errors.js';
+import { createApp } from './app.js';
+import { assertSafeListen } from './auth.js';
+import { InFlight } from './inflight.js';
+import { loadRegistry, type ServerRegistry } from './registry.js';
+
+/** Options of {@link startServer}. Every field is optional. */
+export interface StartServerOptions {
+  /** The port (default 8787; 0 picks a free one). */
+  port?: number;
+  /** The host to listen on (default `127.0.0.1`). A non-loopback host needs an API key. */
+  host?: string;
+  /** Clients must send it as a bearer token (default `$COLLOQUY_API_KEY`, else none). */
+  apiKey?: string;
+  /** The project config or the path of a `colloquy.yaml` (default `./colloquy.yaml` if any). Ignored with `registry`. */
+  config?: ProjectConfig | string;
+  /** Serve the demo agency (default true). Ignored with `registry`. */
+  demo?: boolean;
+  /** What to serve (default: {@link loadRegistry} of `config`). A given registry is not closed on shutdown. */
+  registry?: ServerRegistry;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** How long shutdown lets running requests and ensemble runs finish, in ms (default 10000). */
+  gracePeriodMs?: number;
+  /** Shut down gracefully on SIGTERM and SIGINT (default true). */
+  handleSignals?: boolean;
+  /** Where `COLLOQUY_API_KEY` is read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Told when shutdown begins and ends (default: nothing). */
+  onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** `http://host:port`. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly app: Hono;
+  readonly registry: ServerRegistry;
+  readonly server: Server;
+  /** Shuts down gracefully (idempotent); resolves when connections, agencies and stores are closed. */
+  close(): Promise<void>;
+}
+
+interface ResolvedServeOptions {
+  port: number;
+  host: string;
+  apiKey: string | undefined;
+  maxBodyBytes: number | undefined;
+  gracePeriodMs: number;
+  handleSignals: boolean;
+}
+
+function resolveServeOptions(options: StartServerOptions): ResolvedServeOptions {
+  const env = options.env ?? process.env;
+  const port = options.port ?? 8787;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(
+      `Port ${port} is not a TCP port. Pass a whole number from 0 to 65535 (0 picks a free one).`,
+    );
+  }
+  const envKey =
+    env.COLLOQUY_API_KEY && env.COLLOQUY_API_KEY !== '' ? env.COLLOQUY_API_KEY : undefined;
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    apiKey: options.apiKey ?? envKey,
+    maxBodyBytes: options.maxBodyBytes,
+    gracePeriodMs: options.gracePeriodMs ?? 10_000,
+    handleSignals: options.handleSignals ?? true,
+  };
+}
+
+function listen(app: Hono, port: number, host: string): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname: host }) as Server;
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const hint =
+        error.code === 'EADDRINUSE'
+          ? `Port ${port} is in use on ${host}. Stop the other server or pass another --port.`
+          : `Check --host "${host}" and --port ${port}.`;
+      reject(
+        new ConfigError(`Could not listen on ${host}:${port}: ${error.message}. ${hint}`, {
+          cause: error,
+        }),
+      );
+    });
+    server.once('listening', () =>
+      resolve({ server, port: (server.address() as AddressInfo).port }),
+    );
+  });
+}
+
+/**
+ * Starts the HTTP server and resolves once it listens.
+ *
+ * @example
+ * ```ts
+ * const server = await startServer({ port: 8787, config: 'colloquy.yaml' });
+ * console.log(`listening on ${server.url}`); // POST /agencies/demo/responses ...
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const resolved = resolveServeOptions(options);
+  assertSafeListen(resolved.host, resolved.apiKey);
+  const registry =
+    options.registry ??
+    (await loadRegistry({
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.demo !== undefined ? { demo: options.demo } : {}),
+    }));
+  const inflight = new InFlight();
+  const app = createApp({
+    registry,
+    inflight,
+    ...(resolved.apiKey !== undefined ? { apiKey: resolved.apiKey } : {}),
+    ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
+  });
+  let listening: { server: Server; port: number };
+  try {
+    listening = await listen(app, resolved.port, resolved.host);
+  } catch (error) {
+    if (!options.registry) await registry.close();
+    throw error;
+  }
+  const { server, port } = listening;
+  // A response counts as running until it is fully written (or its connection closes), so that
+  // shutdown never cuts a response whose handler has already returned.
+  server.on('request', (_request, response: ServerResponse) => {
+    void inflight.track(new Promise<void>((resolve) => response.once('close', () => resolve())));
+  });
+
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      process.exit(1); // a second signal: stop now
+    }
+    void shutdown(signal);
+  };
+  const shutdown = (signal?: NodeJS.Signals): Promise<void> => {
+    closing ??= (async () => {
+      options.onShutdown?.('started', signal ? { signal } : {});
+      // Once the listener closes nothing else may hold the event loop: keep it alive until done.
+      const keepAlive = setInterval(() => undefined, 1_000);
+      inflight.drain();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const runsDone = registry.runs.close(resolved.gracePeriodMs);
+      await inflight.idle(resolved.gracePeriodMs);
+      server.closeAllConnections();
+      await Promise.all([stopped, runsDone, inflight.idle(2_000)]);
+      try {
+        if (!options.registry) await registry.close();
+      } finally {
+        clearInterval(keepAlive);
+      }
+      options.onShutdown?.('finished', signal ? { signal } : {});
+      // Removed last: the agents SDK exits the process on SIGTERM/SIGINT when no other listener is left.
+      if (resolved.handleSignals) {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }
+    })();
+    return closing;
+  };
+  if (resolved.handleSignals) {
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  const urlHost = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    host: resolved.host,
+    port,
+    app,
+    registry,
+    server,
+    close: () => shutdown(),
+  };
+}

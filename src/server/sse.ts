@@ -1,0 +1,105 @@
+/**
+ * Server-Sent Events with Hono's `streamSSE`. {@link streamEvents} sends plain JSON events, one
+ * SSE event per object, named by its `type`, with the object (unchanged) as JSON data and a
+ * sequence `id`. In both helpers a client that disconnects aborts the signal the producer gets.
+ * @module
+ */
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { errorInfo } from '../agency/events.js';
+import type { InFlight } from './inflight.js';
+
+/** Options of {@link streamEvents} and {@link streamWithAbort}. */
+export interface StreamEventsOptions {
+  /** Tracks the stream until it ends (graceful shutdown waits for it). */
+  inflight?: InFlight;
+}
+
+/**
+ * Answers with an SSE stream written by `write`. The signal aborts when the client disconnects;
+ * `write` should then stop (and stop the work it streams). Errors `write` throws are swallowed:
+ * it is expected to send its own final event.
+ */
+export function streamWithAbort(
+  c: Context,
+  write: (stream: SSEStreamingApi, signal: AbortSignal) => Promise<void>,
+  options: StreamEventsOptions = {},
+): Response {
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    const disconnect = () => {
+      if (!controller.signal.aborted)
+        controller.abort(new Error('The client disconnected from the event stream.'));
+    };
+    stream.onAbort(disconnect);
+    c.req.raw.signal.addEventListener('abort', disconnect, { once: true });
+    const run = write(stream, controller.signal)
+      .catch(() => undefined)
+      .finally(() => c.req.raw.signal.removeEventListener('abort', disconnect));
+    await (options.inflight ? options.inflight.track(run) : run);
+  });
+}
+
+/**
+ * Yields what `iterable` yields until `signal` aborts; then stops at once (without waiting for a
+ * pending value) and closes the iterator, which for an agency stream aborts the run.
+ */
+export async function* untilAborted<T>(
+  iterable: AsyncIterable<T>,
+  signal: AbortSignal,
+): AsyncGenerator<T> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+  let done = false;
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted' || next.done) {
+        done = next !== 'aborted';
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}
+
+/**
+ * Answers with an SSE stream of the events `produce` yields, as `[id, event]` pairs or bare events
+ * (numbered from 0). The stream ends when the iterable ends, or throws (after an `error` event:
+ * the producer's own, else one made from what it threw), or when the client goes away: then the
+ * signal given to `produce` aborts and the iterable is closed.
+ */
+export function streamEvents<E extends { type: string }>(
+  c: Context,
+  produce: (signal: AbortSignal) => AsyncIterable<E | [number, E]>,
+  options: StreamEventsOptions = {},
+): Response {
+  return streamWithAbort(
+    c,
+    async (stream, signal) => {
+      let seq = 0;
+      let last = '';
+      const send = async (id: number, event: { type: string }) => {
+        seq = id + 1;
+        last = event.type;
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: String(id) });
+      };
+      try {
+        for await (const entry of untilAborted(produce(signal), signal)) {
+          if (signal.aborted) break;
+          const [id, event] = Array.isArray(entry) ? entry : [seq, entry];
+          await send(id, event);
+        }
+      } catch (error) {
+        if (last !== 'error' && !signal.aborted)
+          await send(seq, { type: 'error', error: errorInfo(error) } as { type: string });
+      }
+    },
+    options,
+  );
+}
