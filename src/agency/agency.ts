@@ -231,8 +231,12 @@ export class Agency implements AgencyRuntime {
     return importChat(this.threads.store, envelope, options);
   }
 
-  /** Closes the store if the agency opened it (the default store). */
+  /**
+   * Waits for the calls running now to finish, then closes the store if the agency opened it
+   * (the default store). A store you passed in stays open: you own it.
+   */
   async close(): Promise<void> {
+    await this.#activity.allSettled();
     if (this.#ownsStore) await this.threads.store.close();
   }
 

@@ -19,6 +19,11 @@ export class ChatActivity {
     return call;
   }
 
+  /** Resolves when every call running now, in any chat, has settled. */
+  async allSettled(): Promise<void> {
+    await Promise.allSettled([...this.#active.values()].flatMap((calls) => [...calls]));
+  }
+
   /** Resolves when every call of `chatId` running now has settled. */
   async settled(chatId: string): Promise<void> {
     const active = this.#active.get(chatId);

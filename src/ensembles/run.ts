@@ -137,7 +137,8 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
     let step = saved.execution.currentStep as (WorkflowStep & { inputs: Record<string, StepInput> }) | null;
     const state = saved.conversation;
     if (!step) {
-      if (options.signal?.aborted || performance.now() >= deadline) return finish('timeout');
+      throwIfInterrupted(options.signal, runId);
+      if (performance.now() >= deadline) return finish('timeout');
       let plan;
       try {
         plan = planStep(ensemble, state, data().book);
@@ -178,27 +179,33 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
           const input = current.inputs[name]!;
           if (agent.kind === 'llm') await workflow.truncate(name, input.thread_version);
           emit({ type: 'agent_started', step: current.step, agent: name });
+          let outcome: AgentOutcome;
           try {
-            const outcome = await executeAgent({
+            outcome = await executeAgent({
               agent, input: input.input_data, state, workflow, baseDir: path.resolve(baseDir), signal: controller.signal,
               remainingMs: deadline - performance.now(), inputHandler: options.inputHandler, model: () => models.get(name),
             });
-            const next = structuredClone(saved);
-            next.execution.currentStep!.finished[name] = outcome;
-            next.execution.nextSteps = next.execution.nextSteps.filter((other) => other !== name);
-            await save(next, `agent-${name}`);
-            emit({ type: 'agent_finished', step: current.step, agent: name, success: true, execution_time: outcome.execution_time });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
             if (!controller.signal.aborted) failures.set(name, { agent: name, message, ...((error as { stderr?: string }).stderr ? { stderr: (error as { stderr: string }).stderr } : {}) });
             emit({ type: 'agent_finished', step: current.step, agent: name, success: false, execution_time: 0, error: message });
+            return;
           }
+          // Outside the agent's try: a failed checkpoint is the store's failure, not the agent's,
+          // and it ends the run with the store's error.
+          const next = structuredClone(saved);
+          next.execution.currentStep!.finished[name] = outcome;
+          next.execution.nextSteps = next.execution.nextSteps.filter((other) => other !== name);
+          await save(next, `agent-${name}`);
+          emit({ type: 'agent_finished', step: current.step, agent: name, success: true, execution_time: outcome.execution_time });
         }),
       ),
     );
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
     await chain;
+    // Interrupted mid-step: leave the step open (its finished agents saved) for resume.
+    throwIfInterrupted(options.signal, runId);
     const next = structuredClone(saved);
     const finished = next.execution.currentStep!.finished as Record<string, AgentOutcome>;
     const before = structuredClone(next.conversation);
@@ -217,4 +224,18 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
     if (failure) return finish('error', failure);
     if (controller.signal.aborted) return finish('timeout');
   }
+}
+
+/**
+ * The caller's signal interrupts a run (a shutdown, a cancelled request): the run is left as it
+ * was saved, unfinished, so that `resume` continues it. Running out of time is `timeout` instead.
+ */
+function throwIfInterrupted(signal: AbortSignal | undefined, runId: string): void {
+  if (!signal?.aborted) return;
+  throw new ColloquyError(
+    'ABORTED',
+    `Ensemble run ${runId} was interrupted before it finished; its finished turns are saved. ` +
+      `Continue it with: colloquy invoke FILE --resume ${runId}`,
+    { cause: signal.reason },
+  );
 }

@@ -72,3 +72,29 @@ describe('a custom send_message tool that passes no call id', () => {
     expect(result.newItems.at(-1)!.parentRunId).toBe(result.newItems[0]!.runId);
   });
 });
+
+describe('close()', () => {
+  it('waits for running calls before closing the store it opened', async () => {
+    const gate = deferred();
+    const slow = simpleTool('slow', async () => {
+      await gate.promise;
+      return 'slow done';
+    });
+    const a = new Agent({
+      name: 'A',
+      instructions: 'a',
+      model: new ScriptedModel([{ tool: 'slow', args: {} }, (r) => `A: ${toolOutputsSinceUser(r)[0]}`]),
+      tools: [slow],
+    });
+    const agency = new Agency({ entryPoints: [a] });
+    const call = agency.getResponse('go');
+    let closed = false;
+    const closing = agency.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(false);
+    gate.resolve();
+    await expect(call).resolves.toMatchObject({ finalOutput: 'A: slow done' });
+    await closing;
+    expect(closed).toBe(true);
+  });
+});
