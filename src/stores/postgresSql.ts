@@ -90,9 +90,14 @@ export function postgresStatements(schema: string): PostgresStatements {
         SELECT p.segment_id, p.parent_segment, p.parent_length, LEAST(c.upper, c.base), c.lo
         FROM chain c JOIN ${segments} p ON p.segment_id = c.parent_segment WHERE c.base > c.lo
       )
-      SELECT i.item FROM chain c JOIN ${items} i ON i.segment_id = c.segment_id
-        AND i.position >= GREATEST(c.base, c.lo) AND i.position < c.upper
-      ORDER BY i.position`,
+      -- LATERAL makes each segment's bounds parameters of an index range scan; a plain join lets
+      -- the planner read every item of the segment, which made newest-N cost O(thread length).
+      SELECT x.item FROM chain c CROSS JOIN LATERAL (
+        SELECT i.item, i.position FROM ${items} i
+        WHERE i.segment_id = c.segment_id AND i.position >= GREATEST(c.base, c.lo) AND i.position < c.upper
+        OFFSET 0 -- a fence: without it the planner flattens the subquery back into a hash join
+      ) x
+      ORDER BY x.position`,
     bumpVersion: `UPDATE ${threads} SET version = version + $3, updated_at = $4
       WHERE thread_id = $1 AND version = $2 RETURNING segment_id`,
     threadVersion: `SELECT version FROM ${threads} WHERE thread_id = $1`,
