@@ -41,18 +41,26 @@ export type FileEntry = z.infer<typeof fileEntrySchema>;
 /** A whole index file. */
 export type IndexFileData = z.infer<typeof indexFileSchema>;
 
-/** Reads an index file; `null` when there is none. Throws on unreadable or malformed content. */
-export async function loadIndexFile(path: string): Promise<IndexFileData | null> {
-  let text: string;
+/**
+ * Reads a file that may not exist yet: `null` when it is missing, a `StoreError` naming `what`
+ * when it exists but cannot be read.
+ */
+export async function readOptionalFile(path: string, what: string): Promise<string | null> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new StoreError(`Could not read the files index "${path}": ${(error as Error).message}. Check its permissions.`, {
+    throw new StoreError(`Could not read ${what} "${path}": ${(error as Error).message}. Check its permissions.`, {
       cause: error,
     });
   }
+}
+
+/** Reads an index file; `null` when there is none. Throws on unreadable or malformed content. */
+export async function loadIndexFile(path: string): Promise<IndexFileData | null> {
+  const text = await readOptionalFile(path, 'the files index');
+  if (text === null) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);

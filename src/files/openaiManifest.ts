@@ -5,11 +5,12 @@
  * Changelog: schemaVersion 1 — first version.
  * @module
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { SerializationError, StoreError } from '../errors.js';
+import { readOptionalFile } from './indexFile.js';
 
 const manifestSchema = z.object({
   schemaVersion: z.literal(1),
@@ -30,14 +31,8 @@ export type ManifestEntry = VectorStoreManifest['files'][string];
 
 /** Reads a manifest; `null` when there is none. Throws on unreadable or malformed content. */
 export async function loadManifest(path: string): Promise<VectorStoreManifest | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new StoreError(`Could not read the vector store manifest "${path}": ${(error as Error).message}.`, { cause: error });
-  }
+  const text = await readOptionalFile(path, 'the vector store manifest');
+  if (text === null) return null;
   try {
     return manifestSchema.parse(JSON.parse(text));
   } catch (error) {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
 import type { ThreadItem } from '../threads/item.js';
-import { checkpointExists, checkpointTime, jsonCopy } from './common.js';
+import { CheckpointBook } from './checkpointBook.js';
+import { jsonCopy } from './common.js';
 import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
 
@@ -90,7 +91,7 @@ export class CallbackStore extends WholeThreadStore {
   readonly #options: CallbackStoreOptions;
   readonly #known = new Set<string>();
   readonly #deleted = new Set<string>();
-  readonly #checkpoints = new Map<string, string>();
+  readonly #checkpoints = new CheckpointBook();
 
   constructor(options: CallbackStoreOptions) {
     super();
@@ -124,19 +125,15 @@ export class CallbackStore extends WholeThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkpointTime(checkpoint);
-    if (this.#checkpoints.has(checkpoint.checkpointId)) throw checkpointExists(checkpoint.checkpointId);
-    this.#checkpoints.set(checkpoint.checkpointId, JSON.stringify(checkpoint));
+    this.#checkpoints.put(checkpoint);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    const all = [...this.#checkpoints.values()].map((s) => JSON.parse(s) as Checkpoint);
-    return all.filter((c) => c.chatId === chatId).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return this.#checkpoints.list(chatId);
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    const stored = this.#checkpoints.get(checkpointId);
-    return stored === undefined ? null : (JSON.parse(stored) as Checkpoint);
+    return this.#checkpoints.get(checkpointId);
   }
 
   async close(): Promise<void> {

@@ -76,6 +76,17 @@ export function checkpointExists(checkpointId: string): ConfigError {
   );
 }
 
+/** Socket and DNS error codes after which retrying a networked store's operation may succeed. */
+export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
 /** What separates a thread id from its archive suffix in {@link archiveThreadId}. */
 export const ARCHIVE_MARK = '~reset~';
 

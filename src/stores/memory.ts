@@ -5,7 +5,8 @@
  */
 import { ConflictError } from '../errors.js';
 import type { ThreadItem } from '../threads/item.js';
-import { archiveThreadId, checkFork, checkpointExists, checkReset, jsonCopy, resolveRange, threadNotFound } from './common.js';
+import { archiveThreadId, checkFork, checkReset, jsonCopy, resolveRange, threadNotFound } from './common.js';
+import { CheckpointBook } from './checkpointBook.js';
 import type { AppendOptions, Checkpoint, ForkOptions, ReadRange, ThreadRecord, ThreadStore } from './types.js';
 
 /** Items appended on top of the first `base` visible items of `parent`. */
@@ -38,7 +39,7 @@ function version(state: ThreadState): number {
 export class MemoryStore implements ThreadStore {
   readonly kind = 'memory';
   readonly #threads = new Map<string, ThreadState>();
-  readonly #checkpoints = new Map<string, string>();
+  readonly #checkpoints = new CheckpointBook();
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
     const state = this.#threads.get(threadId);
@@ -116,19 +117,15 @@ export class MemoryStore implements ThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    if (this.#checkpoints.has(checkpoint.checkpointId)) throw checkpointExists(checkpoint.checkpointId);
-    this.#checkpoints.set(checkpoint.checkpointId, JSON.stringify(checkpoint));
+    this.#checkpoints.put(checkpoint);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    const all = [...this.#checkpoints.values()].map((s) => JSON.parse(s) as Checkpoint);
-    // Array.prototype.sort is stable, so equal timestamps keep insertion order.
-    return all.filter((c) => c.chatId === chatId).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return this.#checkpoints.list(chatId);
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    const stored = this.#checkpoints.get(checkpointId);
-    return stored === undefined ? null : (JSON.parse(stored) as Checkpoint);
+    return this.#checkpoints.get(checkpointId);
   }
 
   async close(): Promise<void> {

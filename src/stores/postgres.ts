@@ -16,6 +16,7 @@ import {
   checkReset,
   resolveRange,
   threadNotFound,
+  TRANSIENT_NETWORK_CODES,
 } from './common.js';
 import { migrateSchema } from './postgresMigrations.js';
 import {
@@ -45,15 +46,7 @@ export interface PostgresStoreOptions {
 
 /** SQLSTATE codes after which retrying the same operation may succeed. */
 const transientStates = new Set(['40001', '40P01', '55P03', '57P01', '57P02', '57P03', '53300']);
-const transientCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+const transientCodes = TRANSIENT_NETWORK_CODES;
 const transientMessages =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection timeout/i;
 

@@ -15,6 +15,7 @@ import {
   checkReset,
   resolveRange,
   threadNotFound,
+  TRANSIENT_NETWORK_CODES,
 } from './common.js';
 import { scripts, type RedisScript } from './redisScripts.js';
 import type {
@@ -61,15 +62,7 @@ const transientNames = new Set([
   'ReconnectStrategyError',
   'TimeoutError',
 ]);
-const transientCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+const transientCodes = TRANSIENT_NETWORK_CODES;
 const transientReplies = /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN)\b/;
 
 function isTransient(error: unknown): boolean {
