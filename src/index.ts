@@ -34,7 +34,7 @@ export { InstructionsNotFoundError } from './agency/instructions.js';
 export type { ApprovalDecisions, PendingApproval, PendingCall } from './agency/approvals.js';
 export type { ResumeOptions } from './agency/agency.js';
 export type { EntryRouter, RouteFunction, RouteRequest } from './agency/router.js';
-export type { AgentRunInterruptedEvent, EntryRoutedEvent } from './agency/events.js';
+export type { AgentRunInterruptedEvent, EntryRoutedEvent, ModelAttemptEvent } from './agency/events.js';
 
 export { ConversationThread } from './threads/conversationThread.js';
 export type { HistoryOptions } from './threads/conversationThread.js';
@@ -111,6 +111,7 @@ export { RecordingModel } from './models/recordingModel.js';
 export type { RecordingModelOptions } from './models/recordingModel.js';
 export { Cassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './models/cassette.js';
 export { configureTracing, InMemoryTracingProcessor, OpenTelemetryTracingProcessor } from './models/tracing.js';
+export { withAttemptListener } from './models/attempts.js';
 export type { ConfigureTracingOptions } from './models/tracing.js';
 export { createLogger, getDefaultLogger, setDefaultLogger, LOG_LEVELS } from './logger.js';
 export type { CreateLoggerOptions, LogLevel } from './logger.js';

@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentInputItem, StreamEvent } from '@openai/agents-core';
+import type { ModelAttempt } from '../models/attempts.js';
 import type { AgencyResponse, UsageSummary } from './result.js';
 
 /** Which run an event belongs to: the agent, who called it, and where it sits in the call tree. */
@@ -30,6 +31,12 @@ export type AgentRunStartedEvent = RunTag & { type: 'agent_run_started'; message
 
 /** A raw model stream event (text deltas, response started/done) of one run. */
 export type ModelStreamEvent = RunTag & { type: 'raw_model_stream_event'; data: StreamEvent };
+
+/**
+ * One attempt of a model call of this run (first try, retry or fallback) made by a profile model
+ * (`createModel`); the last attempt of a call has `outcome: 'success'` or `next: 'fail'`.
+ */
+export type ModelAttemptEvent = RunTag & { type: 'model_attempt'; attempt: Omit<ModelAttempt, 'type'> };
 
 /** A new item (message, tool call, tool output, handoff...) of one run. */
 export type ItemStreamEvent = RunTag & {
@@ -79,6 +86,7 @@ export type AgencyStreamEvent =
   | EntryRoutedEvent
   | AgentRunStartedEvent
   | ModelStreamEvent
+  | ModelAttemptEvent
   | ItemStreamEvent
   | AgentUpdatedEvent
   | AgentRunCompletedEvent

@@ -11,6 +11,7 @@ import { ColloquyError } from '../errors.js';
 import type { ItemMeta } from '../threads/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { errorInfo } from './events.js';
+import { withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
 import { emptyUsage, addUsage, type TaggedItem, type UsageSummary } from './result.js';
 import type { AgencyRuntime } from './runtime.js';
@@ -138,6 +139,21 @@ async function prepareInput(
 }
 
 async function execute(
+  runtime: AgencyRuntime,
+  frame: RunFrame,
+  input: AgentInputItem[] | RunState<any, any>,
+  context: RunContext<unknown>,
+): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
+  const { call } = frame;
+  const tag = tagOf(frame);
+  // Attempts made by profile models inside this run become this run's events.
+  return withAttemptListener(
+    ({ type: _type, ...attempt }) => call.emit({ type: 'model_attempt', ...tag, attempt }),
+    () => runAgent(runtime, frame, input, context),
+  );
+}
+
+async function runAgent(
   runtime: AgencyRuntime,
   frame: RunFrame,
   input: AgentInputItem[] | RunState<any, any>,

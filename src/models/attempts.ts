@@ -5,9 +5,12 @@
  * - recorded on the run's trace as a custom span named `model_attempt` whose data is the
  *   {@link ModelAttempt} (a child of the current agent/turn span; nothing is created when
  *   tracing is off or there is no trace);
- * - passed to an optional `onAttempt` callback, for run events.
+ * - passed to an optional `onAttempt` callback;
+ * - passed to the listener of the run the call belongs to (see {@link withAttemptListener}),
+ *   which is how an agency turns attempts into `model_attempt` events of the right run.
  * @module
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createCustomSpan } from '@openai/agents-core';
 import type { Logger } from 'pino';
 import { getDefaultLogger } from '../logger.js';
@@ -41,6 +44,17 @@ export interface ModelAttempt {
 
 /** A callback told about every attempt (the agency turns these into run events). */
 export type ModelAttemptListener = (attempt: ModelAttempt) => void;
+
+const runListeners = new AsyncLocalStorage<ModelAttemptListener>();
+
+/**
+ * Runs `work` so that every model attempt made inside it (in this async context, however deep)
+ * is also reported to `listener`. A model object serves many runs at once; the async context
+ * tells them apart, so concurrent runs each get only their own attempts.
+ */
+export function withAttemptListener<T>(listener: ModelAttemptListener, work: () => T): T {
+  return runListeners.run(listener, work);
+}
 
 /** Where attempts are reported. */
 export interface AttemptReporterOptions {
@@ -83,6 +97,7 @@ export function startAttempt(start: AttemptStart, options: AttemptReporterOption
       if (attempt.outcome === 'success') logger.info(fields, 'model attempt succeeded');
       else logger.warn(fields, `model attempt failed; next: ${attempt.next ?? 'fail'}`);
       options.onAttempt?.(attempt);
+      runListeners.getStore()?.(attempt);
       return attempt;
     },
   };
