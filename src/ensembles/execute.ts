@@ -9,7 +9,7 @@ import type { InputHandler } from './inputHandlers.js';
 import { runLlmAgent } from './llmAgent.js';
 import type { EnsembleAgent } from './schema.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
-import type { AnsweredRequest, ConversationState, EnsembleUsage } from './state.js';
+import type { AnsweredRequest, ConversationState, ConversationTurn, EnsembleUsage } from './state.js';
 import { latestOutputs } from './state.js';
 
 /** What an agent is given: the task and the latest output of each dependency that has one. */
@@ -18,15 +18,8 @@ export interface AgentInput {
   context: Record<string, unknown>;
 }
 
-/** A finished agent execution, as checkpointed before its step commits. */
-export interface AgentOutcome {
-  output_data: Record<string, unknown>;
-  execution_time: number;
-  timestamp: string;
-  stderr?: string;
-  usage?: EnsembleUsage;
-  input_requests?: AnsweredRequest[];
-}
+/** A finished agent execution, as checkpointed before its step commits: a turn without its place. */
+export type AgentOutcome = Omit<ConversationTurn, 'turn_number' | 'agent_name' | 'input_data'>;
 
 /** Everything {@link executeAgent} needs. */
 export interface ExecuteAgentOptions {
