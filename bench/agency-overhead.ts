@@ -9,7 +9,15 @@
 import { Agent as SdkAgent, Runner, tool } from '@openai/agents-core';
 import type { ModelRequest } from '@openai/agents-core';
 import { z } from 'zod';
-import { Agency, Agent, MemoryStore, ScriptedModel, SqliteStore, ThreadManager, toolOutputsSinceUser } from '../src/index.js';
+import {
+  Agency,
+  Agent,
+  MemoryStore,
+  ScriptedModel,
+  SqliteStore,
+  ThreadManager,
+  toolOutputsSinceUser,
+} from '../src/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,18 +40,30 @@ const answer = () => 'B says hello';
 const runner = new Runner({ tracingDisabled: true });
 
 // Variant 1: our Agency, threads in memory (the delegation itself), and on SQLite (with persistence).
-const agencyB = new Agent({ name: 'B', description: 'answers', instructions: 'Answer.', model: new ScriptedModel(answer) });
+const agencyB = new Agent({
+  name: 'B',
+  description: 'answers',
+  instructions: 'Answer.',
+  model: new ScriptedModel(answer),
+});
 const agencyA = new Agent({
   name: 'A',
   instructions: 'Delegate to B.',
-  model: new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null })),
+  model: new ScriptedModel(
+    caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
+  ),
 });
 const flows: Array<[Agent, Agent]> = [[agencyA, agencyB]];
 // A fresh memory store per round: every call starts a new chat, and a store that kept them all
 // would measure the garbage collector walking a growing heap, not delegation.
 let agency = memoryAgency();
 function memoryAgency(): Agency {
-  return new Agency({ entryPoints: [agencyA], communicationFlows: flows, runner, threads: new ThreadManager({ store: new MemoryStore() }) });
+  return new Agency({
+    entryPoints: [agencyA],
+    communicationFlows: flows,
+    runner,
+    threads: new ThreadManager({ store: new MemoryStore() }),
+  });
 }
 const dbPath = join(mkdtempSync(join(tmpdir(), 'colloquy-bench-')), 'bench.db');
 const agencyOnSqlite = new Agency({
@@ -54,7 +74,11 @@ const agencyOnSqlite = new Agency({
 });
 
 // Variant 2: the SDK's agent-as-tool.
-const toolB = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
+const toolB = new SdkAgent({
+  name: 'B',
+  instructions: 'Answer.',
+  model: new ScriptedModel(answer),
+});
 const asToolA = new SdkAgent({
   name: 'A',
   instructions: 'Delegate to B.',
@@ -63,7 +87,11 @@ const asToolA = new SdkAgent({
 });
 
 // Variant 3: a plain FunctionTool running B with Runner.run.
-const plainB = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
+const plainB = new SdkAgent({
+  name: 'B',
+  instructions: 'Answer.',
+  model: new ScriptedModel(answer),
+});
 const plainA = new SdkAgent({
   name: 'A',
   instructions: 'Delegate to B.',
@@ -81,7 +109,8 @@ const plainA = new SdkAgent({
 const variants: Record<string, () => Promise<unknown>> = {
   agency: async () => {
     const result = await agency.getResponse('hi');
-    if (result.usage.requests !== 3) throw new Error(`agency made ${result.usage.requests} model calls, expected 3`);
+    if (result.usage.requests !== 3)
+      throw new Error(`agency made ${result.usage.requests} model calls, expected 3`);
   },
   agencySqlite: async () => agencyOnSqlite.getResponse('hi'),
   asTool: async () => runner.run(asToolA, 'hi'),
@@ -101,7 +130,9 @@ function median(values: number[]): number {
 }
 
 for (const run of Object.values(variants)) for (let i = 0; i < 100; i++) await run(); // warm-up
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+const samples: Record<string, number[]> = Object.fromEntries(
+  Object.keys(variants).map((name) => [name, []]),
+);
 for (let round = 0; round < rounds; round++) {
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
@@ -109,9 +140,16 @@ for (let round = 0; round < rounds; round++) {
   for (const name of order) samples[name]!.push(await timeRound(variants[name]!));
 }
 
-const ms = Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
-console.log(`agency overhead: ${rounds} rounds × ${perRound} round trips (user → A → B → A, 3 model calls)`);
-for (const [name, value] of Object.entries(ms)) console.log(`  ${name.padEnd(10)} ${value.toFixed(3)} ms per round trip`);
+const ms = Object.fromEntries(
+  Object.entries(samples).map(([name, values]) => [name, median(values)]),
+);
+console.log(
+  `agency overhead: ${rounds} rounds × ${perRound} round trips (user → A → B → A, 3 model calls)`,
+);
+for (const [name, value] of Object.entries(ms))
+  console.log(`  ${name.padEnd(10)} ${value.toFixed(3)} ms per round trip`);
 console.log(`ratio agency/asTool: ${(ms.agency! / ms.asTool!).toFixed(2)}`);
 console.log(`ratio agency/plainTool: ${(ms.agency! / ms.plainTool!).toFixed(2)}`);
-console.log(`ratio agency on SQLite/asTool: ${(ms.agencySqlite! / ms.asTool!).toFixed(2)} (4 durable appends per round trip)`);
+console.log(
+  `ratio agency on SQLite/asTool: ${(ms.agencySqlite! / ms.asTool!).toFixed(2)} (4 durable appends per round trip)`,
+);

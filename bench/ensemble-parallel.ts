@@ -16,16 +16,24 @@ import { MemoryStore } from '../src/stores/memory.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-bench-'));
 try {
   const sleeper = path.join(dir, 'sleep.js');
-  writeFileSync(sleeper, `#!/usr/bin/env node\nprocess.stdin.resume();\nprocess.stdin.on('end', () => setTimeout(() => process.stdout.write('{"success":true,"data":{}}'), 200));\n`);
+  writeFileSync(
+    sleeper,
+    `#!/usr/bin/env node\nprocess.stdin.resume();\nprocess.stdin.on('end', () => setTimeout(() => process.stdout.write('{"success":true,"data":{}}'), 200));\n`,
+  );
   chmodSync(sleeper, 0o755);
-  const agents = Array.from({ length: 8 }, (_, i) => `  - { name: s${i}, script: ./sleep.js }`).join('\n');
+  const agents = Array.from(
+    { length: 8 },
+    (_, i) => `  - { name: s${i}, script: ./sleep.js }`,
+  ).join('\n');
   const parallel = parseEnsemble(`name: parallel\nagents:\n${agents}\n`, { baseDir: dir });
   await runEnsemble(parallel); // warm-up
   const started = performance.now();
   const result = await runEnsemble(parallel, { concurrency: 8 });
   const wall = (performance.now() - started) / 1000;
   const longest = Math.max(...result.conversation_history.map((turn) => turn.execution_time));
-  console.log(`8 script agents x 200 ms: wall ${wall.toFixed(3)}s, longest agent ${longest.toFixed(3)}s`);
+  console.log(
+    `8 script agents x 200 ms: wall ${wall.toFixed(3)}s, longest agent ${longest.toFixed(3)}s`,
+  );
   console.log(`ratio wall/longest: ${(wall / longest).toFixed(2)} (target <= 1.2)`);
 
   // 100-turn conversation of one scripted LLM agent that re-triggers itself.
@@ -44,7 +52,9 @@ try {
   t = performance.now();
   const convo = await runEnsemble(loop, { store: new MemoryStore(), createModel: model });
   const ensembleMs = performance.now() - t;
-  console.log(`100-turn conversation: ${convo.turn_count} turns (${convo.completion_reason}) in ${ensembleMs.toFixed(0)} ms; baseline ${baseline.toFixed(0)} ms`);
+  console.log(
+    `100-turn conversation: ${convo.turn_count} turns (${convo.completion_reason}) in ${ensembleMs.toFixed(0)} ms; baseline ${baseline.toFixed(0)} ms`,
+  );
   console.log(`scheduler overhead per turn: ${((ensembleMs - baseline) / TURNS).toFixed(2)} ms`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -36,23 +36,61 @@ interface Target {
 }
 
 const targets: Target[] = [
-  { name: 'memory', make: async () => new MemoryStore(), appends: 20_000, sizes: [100, 10_000, 100_000] },
-  { name: 'sqlite', make: async () => new SqliteStore({ path: path.join(tmp, `bench-${seq++}.db`) }), appends: 10_000, sizes: [100, 10_000, 100_000] },
-  { name: 'jsonfile', make: async () => new JsonFileStore({ dir: path.join(tmp, `json-${seq++}`) }), appends: 300, sizes: [100, 10_000, 100_000] },
+  {
+    name: 'memory',
+    make: async () => new MemoryStore(),
+    appends: 20_000,
+    sizes: [100, 10_000, 100_000],
+  },
+  {
+    name: 'sqlite',
+    make: async () => new SqliteStore({ path: path.join(tmp, `bench-${seq++}.db`) }),
+    appends: 10_000,
+    sizes: [100, 10_000, 100_000],
+  },
+  {
+    name: 'jsonfile',
+    make: async () => new JsonFileStore({ dir: path.join(tmp, `json-${seq++}`) }),
+    appends: 300,
+    sizes: [100, 10_000, 100_000],
+  },
 ];
-async function optional(name: string, env: string, file: string, make: (url: string, mod: Record<string, unknown>) => ThreadStore): Promise<void> {
+async function optional(
+  name: string,
+  env: string,
+  file: string,
+  make: (url: string, mod: Record<string, unknown>) => ThreadStore,
+): Promise<void> {
   const url = process.env[env];
   if (!url) return;
   if (!fs.existsSync(path.join(import.meta.dirname, '..', 'src', 'stores', file))) {
     console.log(`${name}: skipped, ${env} is set but src/stores/${file} does not exist yet`);
     return;
   }
-  const mod = (await import(`../src/stores/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-  targets.push({ name, make: async () => make(url, mod), appends: 2_000, sizes: [100, 10_000, 100_000] });
+  const mod = (await import(`../src/stores/${file.replace(/\.ts$/, '.js')}`)) as Record<
+    string,
+    unknown
+  >;
+  targets.push({
+    name,
+    make: async () => make(url, mod),
+    appends: 2_000,
+    sizes: [100, 10_000, 100_000],
+  });
 }
 type Ctor = new (o: object) => ThreadStore;
-await optional('redis', 'COLLOQUY_TEST_REDIS_URL', 'redis.ts', (url, m) => new (m.RedisStore as Ctor)({ url }));
-await optional('postgres', 'COLLOQUY_TEST_POSTGRES_URL', 'postgres.ts', (cs, m) => new (m.PostgresStore as Ctor)({ connectionString: cs }));
+await optional(
+  'redis',
+  'COLLOQUY_TEST_REDIS_URL',
+  'redis.ts',
+  (url, m) => new (m.RedisStore as Ctor)({ url }),
+);
+await optional(
+  'postgres',
+  'COLLOQUY_TEST_POSTGRES_URL',
+  'postgres.ts',
+  (cs, m) => new (m.PostgresStore as Ctor)({ connectionString: cs }),
+);
 
 /** Appends `n` single items one by one; returns ms per append. */
 async function timeAppends(store: ThreadStore, threadId: string, n: number): Promise<number> {
@@ -142,7 +180,11 @@ async function sqliteRatio(): Promise<{ ratio: number; store: number; bare: numb
   }
   await store.close();
   bareDb.close();
-  return { ratio: median(storeTimes) / median(bareTimes), store: median(storeTimes), bare: median(bareTimes) };
+  return {
+    ratio: median(storeTimes) / median(bareTimes),
+    store: median(storeTimes),
+    bare: median(bareTimes),
+  };
 }
 
 async function sqliteChatSize(): Promise<number> {
@@ -150,13 +192,18 @@ async function sqliteChatSize(): Promise<number> {
   const store = new SqliteStore({ path: file });
   await timeAppends(store, 'chat', 1_000);
   await store.close();
-  return ['', '-wal', '-shm'].reduce((sum, ext) => sum + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0), 0);
+  return ['', '-wal', '-shm'].reduce(
+    (sum, ext) => sum + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0),
+    0,
+  );
 }
 
 const ratio = await sqliteRatio();
 const size = await sqliteChatSize();
 console.table(rows);
-console.log(`sqlite append: ${fmt(ratio.store * 1000)} µs, bare INSERT (JSON.stringify + autocommit INSERT): ${fmt(ratio.bare * 1000)} µs`);
+console.log(
+  `sqlite append: ${fmt(ratio.store * 1000)} µs, bare INSERT (JSON.stringify + autocommit INSERT): ${fmt(ratio.bare * 1000)} µs`,
+);
 console.log(`sqlite append ratio: ${ratio.ratio.toFixed(2)}`);
 console.log(`sqlite 1000-turn size: ${size} bytes`);
 console.log(`fork 100: ${fmt(summary['sqlite fork 100']!)} ms`);

@@ -17,7 +17,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const server = await startWireServer(openaiChatProtocol, demoResponder, { port });
-console.log(`fake OpenAI-compatible server on ${server.baseUrl} (POST /chat/completions); Ctrl-C to stop`);
+console.log(
+  `fake OpenAI-compatible server on ${server.baseUrl} (POST /chat/completions); Ctrl-C to stop`,
+);
 const stop = () => void server.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

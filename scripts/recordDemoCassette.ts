@@ -18,11 +18,21 @@ const server = await startWireServer(openaiChatProtocol, demoResponder);
 try {
   await rm(cassette, { force: true });
   const registry = createProfileRegistry([
-    { source: 'script', baseDir: process.cwd(), profiles: { local: { provider: 'openai-compatible', model: 'fake-gpt', base_url: server.baseUrl } } },
+    {
+      source: 'script',
+      baseDir: process.cwd(),
+      profiles: {
+        local: { provider: 'openai-compatible', model: 'fake-gpt', base_url: server.baseUrl },
+      },
+    },
   ]);
   const options = { env: {}, record: cassette, logger: createLogger({ level: 'warn' }) };
   const output = await runDemoFlow(
-    { coordinator: createModel('local', registry, options), writer: createModel('local', registry, options), settings: profileModelSettings('local', registry) },
+    {
+      coordinator: createModel('local', registry, options),
+      writer: createModel('local', registry, options),
+      settings: profileModelSettings('local', registry),
+    },
     'the harbour at dawn',
   );
   console.log(output);

@@ -52,7 +52,10 @@ export interface LoadProjectConfigOptions {
  * Parses the text of a `colloquy.yaml`. Throws a ConfigError naming `file:line:column`, the path
  * and what was expected for every problem.
  */
-export function parseProjectConfig(text: string, file: string): z.output<typeof projectConfigSchema> {
+export function parseProjectConfig(
+  text: string,
+  file: string,
+): z.output<typeof projectConfigSchema> {
   return parseYamlWithSchema(file, text, projectConfigSchema);
 }
 
@@ -66,7 +69,9 @@ export function parseProjectConfig(text: string, file: string): z.output<typeof 
  * console.log(Object.keys(config.profiles ?? {}), config.ensembles_dir);
  * ```
  */
-export async function loadProjectConfig(options: LoadProjectConfigOptions = {}): Promise<ProjectConfig> {
+export async function loadProjectConfig(
+  options: LoadProjectConfigOptions = {},
+): Promise<ProjectConfig> {
   const baseDir = path.resolve(options.cwd ?? process.cwd());
   const configPath = path.join(baseDir, PROJECT_CONFIG_FILE);
   let text: string;
@@ -76,9 +81,12 @@ export async function loadProjectConfig(options: LoadProjectConfigOptions = {}):
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { ...projectConfigSchema.parse({}), configPath: undefined, baseDir };
     }
-    throw new ConfigError(`Could not read ${configPath}: ${(error as Error).message}. Check the file's permissions.`, {
-      cause: error,
-    });
+    throw new ConfigError(
+      `Could not read ${configPath}: ${(error as Error).message}. Check the file's permissions.`,
+      {
+        cause: error,
+      },
+    );
   }
   return { ...parseProjectConfig(text, configPath), configPath, baseDir };
 }

@@ -34,7 +34,11 @@ export { InstructionsNotFoundError } from './agency/instructions.js';
 export type { ApprovalDecisions, PendingApproval, PendingCall } from './agency/approvals.js';
 export type { ResumeOptions } from './agency/agency.js';
 export type { EntryRouter, RouteFunction, RouteRequest } from './agency/router.js';
-export type { AgentRunInterruptedEvent, EntryRoutedEvent, ModelAttemptEvent } from './agency/events.js';
+export type {
+  AgentRunInterruptedEvent,
+  EntryRoutedEvent,
+  ModelAttemptEvent,
+} from './agency/events.js';
 
 export { ConversationThread } from './threads/conversationThread.js';
 export type { HistoryOptions } from './threads/conversationThread.js';
@@ -110,7 +114,11 @@ export type { ReplayModelOptions } from './models/replayModel.js';
 export { RecordingModel } from './models/recordingModel.js';
 export type { RecordingModelOptions } from './models/recordingModel.js';
 export { Cassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './models/cassette.js';
-export { configureTracing, InMemoryTracingProcessor, OpenTelemetryTracingProcessor } from './models/tracing.js';
+export {
+  configureTracing,
+  InMemoryTracingProcessor,
+  OpenTelemetryTracingProcessor,
+} from './models/tracing.js';
 export { withAttemptListener } from './models/attempts.js';
 export type { ConfigureTracingOptions } from './models/tracing.js';
 export { createLogger, getDefaultLogger, setDefaultLogger, LOG_LEVELS } from './logger.js';
@@ -161,7 +169,10 @@ export { FileIndex } from './files/localIndex.js';
 export type { FileIndexOptions, IndexUpdate } from './files/localIndex.js';
 export { AgentFiles } from './files/agentFiles.js';
 export { OpenAIVectorStoreSync } from './files/openaiVectorStore.js';
-export type { OpenAIVectorStoreSyncOptions, VectorStoreSyncResult } from './files/openaiVectorStore.js';
+export type {
+  OpenAIVectorStoreSyncOptions,
+  VectorStoreSyncResult,
+} from './files/openaiVectorStore.js';
 export { FILE_SEARCH_TOOL_NAME, formatCitations, parseCitations } from './files/searchTool.js';
 export { defaultIndexDir } from './files/options.js';
 export type { Citation, FileSearchMode, FileSearchOptions } from './files/options.js';

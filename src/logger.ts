@@ -27,10 +27,26 @@ export interface CreateLoggerOptions {
 
 /** pino `redact` paths: secret fields at the top level and one or two levels down. */
 export const REDACT_PATHS = [
-  'apiKey', 'api_key', 'authorization', 'Authorization', 'token', 'password', 'secret',
-  '*.apiKey', '*.api_key', '*.authorization', '*.Authorization', '*.token', '*.password', '*.secret',
-  '*.headers.authorization', '*.headers.Authorization', '*.headers["x-api-key"]', 'headers.authorization',
-  'headers.Authorization', 'headers["x-api-key"]',
+  'apiKey',
+  'api_key',
+  'authorization',
+  'Authorization',
+  'token',
+  'password',
+  'secret',
+  '*.apiKey',
+  '*.api_key',
+  '*.authorization',
+  '*.Authorization',
+  '*.token',
+  '*.password',
+  '*.secret',
+  '*.headers.authorization',
+  '*.headers.Authorization',
+  '*.headers["x-api-key"]',
+  'headers.authorization',
+  'headers.Authorization',
+  'headers["x-api-key"]',
 ];
 
 /** Whether a string is a known log level. */
@@ -59,7 +75,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
       formatters: { log: (object) => redactSecrets(object, redactOptions) },
       hooks: {
         logMethod(args, method) {
-          const cleaned = args.map((arg) => (typeof arg === 'string' ? redactString(arg, redactOptions) : arg));
+          const cleaned = args.map((arg) =>
+            typeof arg === 'string' ? redactString(arg, redactOptions) : arg,
+          );
           return method.apply(this, cleaned as Parameters<typeof method>);
         },
       },

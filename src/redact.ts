@@ -80,7 +80,10 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
     const out: Record<string, unknown> = {};
     seen.set(input, out);
     for (const [key, item] of Object.entries(input)) {
-      out[key] = isSecretField(key) && item !== undefined && item !== null && item !== '' ? REDACTED : walk(item);
+      out[key] =
+        isSecretField(key) && item !== undefined && item !== null && item !== ''
+          ? REDACTED
+          : walk(item);
     }
     return out;
   };

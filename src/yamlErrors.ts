@@ -46,7 +46,9 @@ export interface ParsedYaml {
 
 function childOf(node: unknown, key: PropertyKey): { key?: Node; value?: unknown } | undefined {
   if (isMap(node)) {
-    const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key));
+    const pair = node.items.find(
+      (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(key),
+    );
     return pair ? { key: pair.key as Node, value: pair.value } : undefined;
   }
   if (isSeq(node) && typeof key === 'number') {
@@ -143,7 +145,11 @@ export function parseYamlText(file: string, text: string): ParsedYaml {
  * Parses YAML text and checks it with a zod schema; every problem is reported with its position
  * in one ConfigError.
  */
-export function parseYamlWithSchema<S extends z.ZodType>(file: string, text: string, schema: S): z.output<S> {
+export function parseYamlWithSchema<S extends z.ZodType>(
+  file: string,
+  text: string,
+  schema: S,
+): z.output<S> {
   const parsed = parseYamlText(file, text);
   const result = schema.safeParse(parsed.value ?? {});
   if (result.success) return result.data;

@@ -18,7 +18,9 @@ describe('loadProjectConfig', () => {
   });
 
   it('reads profiles and paths', async () => {
-    const dir = await projectWith('profiles:\n  demo:\n    provider: scripted\n    model: demo\n    script: [hi]\nstore: memory\n');
+    const dir = await projectWith(
+      'profiles:\n  demo:\n    provider: scripted\n    model: demo\n    script: [hi]\nstore: memory\n',
+    );
     const config = await loadProjectConfig({ cwd: dir });
     expect(config.profiles?.demo?.provider).toBe('scripted');
     expect(config.store).toBe('memory');
@@ -27,18 +29,24 @@ describe('loadProjectConfig', () => {
 
   it('names the file, line and column of an unknown key', async () => {
     const dir = await projectWith('store: memory\nstoer: oops\n');
-    await expect(loadProjectConfig({ cwd: dir })).rejects.toThrow(/colloquy\.yaml:2:1: stoer: unknown key "stoer"/);
+    await expect(loadProjectConfig({ cwd: dir })).rejects.toThrow(
+      /colloquy\.yaml:2:1: stoer: unknown key "stoer"/,
+    );
   });
 
   it('names the position and the expected values of a bad provider', async () => {
     const dir = await projectWith('profiles:\n  fast:\n    model: m\n    provider: opnai\n');
-    const error = (await loadProjectConfig({ cwd: dir }).catch((caught: unknown) => caught)) as Error & { code: string };
+    const error = (await loadProjectConfig({ cwd: dir }).catch(
+      (caught: unknown) => caught,
+    )) as Error & { code: string };
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toMatch(/colloquy\.yaml:4:15: profiles\.fast\.provider: .*"openai"/);
   });
 
   it('reports a YAML syntax error with its position', async () => {
     const dir = await projectWith('profiles: [\n');
-    await expect(loadProjectConfig({ cwd: dir })).rejects.toThrow(/colloquy\.yaml:\d+:\d+: invalid YAML/);
+    await expect(loadProjectConfig({ cwd: dir })).rejects.toThrow(
+      /colloquy\.yaml:\d+:\d+: invalid YAML/,
+    );
   });
 });

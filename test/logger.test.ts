@@ -11,7 +11,14 @@ describe('createLogger', () => {
   it('redacts secret fields and key-like values', () => {
     const { lines, destination } = capture();
     const logger = createLogger({ level: 'info', destination });
-    logger.info({ apiKey: 'abc', headers: { authorization: 'Bearer xyz1234567890' }, note: 'sk-abcdefghijklmnopqrstu' }, 'calling with sk-abcdefghijklmnopqrstu');
+    logger.info(
+      {
+        apiKey: 'abc',
+        headers: { authorization: 'Bearer xyz1234567890' },
+        note: 'sk-abcdefghijklmnopqrstu',
+      },
+      'calling with sk-abcdefghijklmnopqrstu',
+    );
     expect(lines.join('')).not.toMatch(/abc"|xyz1234567890|sk-abcdefghijklmnopqrstu/);
     expect(lines.join('')).toContain('[REDACTED]');
   });
@@ -25,6 +32,10 @@ describe('createLogger', () => {
 
 describe('redactSecrets', () => {
   it('keeps token counts', () => {
-    expect(redactSecrets({ inputTokens: 3, max_tokens: 9, token: 't' })).toEqual({ inputTokens: 3, max_tokens: 9, token: '[REDACTED]' });
+    expect(redactSecrets({ inputTokens: 3, max_tokens: 9, token: 't' })).toEqual({
+      inputTokens: 3,
+      max_tokens: 9,
+      token: '[REDACTED]',
+    });
   });
 });

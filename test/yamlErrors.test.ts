@@ -7,7 +7,10 @@ describe('locateYamlPath', () => {
   it('finds a nested value inside a sequence', () => {
     const lineCounter = new LineCounter();
     const doc = parseDocument('steps:\n  - agent: a\n  - agent: b\n', { lineCounter });
-    expect(locateYamlPath(doc, ['steps', 1, 'agent'], lineCounter)).toEqual({ line: 3, column: 12 });
+    expect(locateYamlPath(doc, ['steps', 1, 'agent'], lineCounter)).toEqual({
+      line: 3,
+      column: 12,
+    });
   });
 
   it('falls back to the deepest existing node for a missing key', () => {

@@ -5,7 +5,13 @@
  *
  *   npx tsx examples/agency/delegation.ts
  */
-import { Agency, Agent, ScriptedModel, lastUserText, toolOutputsSinceUser } from '../../src/index.js';
+import {
+  Agency,
+  Agent,
+  ScriptedModel,
+  lastUserText,
+  toolOutputsSinceUser,
+} from '../../src/index.js';
 
 const coordinator = new Agent({
   name: 'Coordinator',
@@ -13,7 +19,10 @@ const coordinator = new Agent({
   model: new ScriptedModel((request) => {
     const [draft] = toolOutputsSinceUser(request);
     if (draft === undefined) {
-      return { tool: 'send_message', args: { recipient: 'Writer', message: lastUserText(request) } };
+      return {
+        tool: 'send_message',
+        args: { recipient: 'Writer', message: lastUserText(request) },
+      };
     }
     return `From the team: ${draft}`;
   }),
@@ -37,7 +46,9 @@ const editor = new Agent({
   name: 'Editor',
   description: 'Polishes drafts.',
   instructions: 'Return the draft polished.',
-  model: new ScriptedModel((request) => `“${lastUserText(request).replace(/^a draft about /, '')}”, polished.`),
+  model: new ScriptedModel(
+    (request) => `“${lastUserText(request).replace(/^a draft about /, '')}”, polished.`,
+  ),
 });
 
 const agency = new Agency({
@@ -52,13 +63,18 @@ const result = await agency.getResponse('Tides', { chatId: 'example' });
 console.log(result.finalOutput);
 console.log(`model calls: ${result.usage.requests}, tokens: ${result.usage.totalTokens}`);
 for (const { agent, callerAgent, depth, item } of result.newItems) {
-  console.log(`${'  '.repeat(depth)}${agent} (called by ${callerAgent ?? 'user'}): ${item.type ?? 'message'}`);
+  console.log(
+    `${'  '.repeat(depth)}${agent} (called by ${callerAgent ?? 'user'}): ${item.type ?? 'message'}`,
+  );
 }
 
 // Streaming shows nested agents' events too, each tagged with its agent and caller.
 for await (const event of agency.getResponseStream('Moons', { chatId: 'example' })) {
   if (event.type === 'agent_run_started') {
-    console.log(`stream: ${event.agent} started (caller: ${event.callerAgent ?? 'user'}, depth ${event.depth})`);
+    console.log(
+      `stream: ${event.agent} started (caller: ${event.callerAgent ?? 'user'}, depth ${event.depth})`,
+    );
   }
-  if (event.type === 'run_completed') console.log(`stream: done → ${String(event.result.finalOutput)}`);
+  if (event.type === 'run_completed')
+    console.log(`stream: done → ${String(event.result.finalOutput)}`);
 }

@@ -34,7 +34,8 @@ const researcher = new Agent({
   fileSearch: { indexDir },
   model: new ScriptedModel((request) => {
     const [listing] = toolOutputsSinceUser(request);
-    if (listing === undefined) return { tool: 'file_search', args: { query: lastUserText(request) } };
+    if (listing === undefined)
+      return { tool: 'file_search', args: { query: lastUserText(request) } };
     const [top] = parseCitations(listing);
     if (!top) return 'The docs do not say.';
     return `“${top.excerpt}” (${top.path}:${top.startLine}-${top.endLine})`;
@@ -47,7 +48,10 @@ const coordinator = new Agent({
   model: new ScriptedModel((request) => {
     const [answer] = toolOutputsSinceUser(request);
     if (answer === undefined) {
-      return { tool: 'send_message', args: { recipient: 'Researcher', message: 'descale steam bar days' } };
+      return {
+        tool: 'send_message',
+        args: { recipient: 'Researcher', message: 'descale steam bar days' },
+      };
     }
     return `According to the docs: ${answer}`;
   }),

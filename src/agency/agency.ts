@@ -14,7 +14,12 @@ import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.j
 import { exportChat, importChat, type ChatEnvelope } from '../threads/serialization.js';
 import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
-import { parsePendingCall, pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
+import {
+  parsePendingCall,
+  pendingApprovals,
+  type ApprovalDecisions,
+  type PendingCall,
+} from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
 import { ChatActivity } from './chatActivity.js';
 import { surfacedError } from './errorCauses.js';
@@ -80,7 +85,8 @@ export interface GetResponseOptions {
 }
 
 /** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
-export interface ResumeOptions extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
+export interface ResumeOptions
+  extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
 
 /**
  * A set of agents that talk through send_message.
@@ -126,7 +132,10 @@ export class Agency implements AgencyRuntime {
     const shared =
       options.sharedInstructions === undefined
         ? ''
-        : resolveInstructions(options.sharedInstructions, `Agency "${this.name}" sharedInstructions`);
+        : resolveInstructions(
+            options.sharedInstructions,
+            `Agency "${this.name}" sharedInstructions`,
+          );
     this.#runtimeAgents = buildRuntimeAgents(
       this.#graph,
       shared,
@@ -183,10 +192,15 @@ export class Agency implements AgencyRuntime {
   async resume(state: string, options: ResumeOptions = {}): Promise<AgencyResponse> {
     const pending = parsePendingCall(state);
     const runState = await RunState.fromString(this.runtimeAgent(pending.agent), pending.state);
-    return this.#run('', { ...options, chatId: pending.chatId, recipient: pending.agent }, undefined, {
-      runId: pending.runId,
-      state: runState,
-    });
+    return this.#run(
+      '',
+      { ...options, chatId: pending.chatId, recipient: pending.agent },
+      undefined,
+      {
+        runId: pending.runId,
+        state: runState,
+      },
+    );
   }
 
   /**
@@ -240,7 +254,6 @@ export class Agency implements AgencyRuntime {
     if (this.#ownsStore) await this.threads.store.close();
   }
 
-
   /**
    * Streams the events of every run of the call (nested ones included, each tagged with its
    * agent and caller). The last event is `run_completed` with the same object `getResponse`
@@ -252,7 +265,9 @@ export class Agency implements AgencyRuntime {
     options: GetResponseOptions = {},
   ): AsyncIterable<AgencyStreamEvent> {
     const controller = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, controller.signal])
+      : controller.signal;
     let finished = false;
     const channel = pushable<AgencyStreamEvent>({
       objectMode: true,
@@ -296,17 +311,30 @@ export class Agency implements AgencyRuntime {
       context: options.context,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(resume ? { decisions: { ...(options.approve ? { approve: options.approve } : {}), ...(options.reject ? { reject: options.reject } : {}) } } : {}),
+      ...(resume
+        ? {
+            decisions: {
+              ...(options.approve ? { approve: options.approve } : {}),
+              ...(options.reject ? { reject: options.reject } : {}),
+            },
+          }
+        : {}),
       ...(emit ? { emit } : {}),
     });
-    const routed = options.recipient === undefined && this.#router && !resume
-      ? await route(this.#router, {
-          message,
-          chatId: options.chatId,
-          entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
-          context: options.context,
-        }, this.runner, options.signal)
-      : undefined;
+    const routed =
+      options.recipient === undefined && this.#router && !resume
+        ? await route(
+            this.#router,
+            {
+              message,
+              chatId: options.chatId,
+              entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
+              context: options.context,
+            },
+            this.runner,
+            options.signal,
+          )
+        : undefined;
     if (routed) {
       call.addUsage(routed.usage);
       call.emit({ type: 'entry_routed', agent: routed.agent, by: routed.by });
@@ -351,7 +379,11 @@ export class Agency implements AgencyRuntime {
         runId: frame.runId,
         state: outcome.result.state.toString(),
       };
-      return { ...response, interruptions: pendingApprovals(outcome.interruptions), state: JSON.stringify(pending) };
+      return {
+        ...response,
+        interruptions: pendingApprovals(outcome.interruptions),
+        state: JSON.stringify(pending),
+      };
     }
     if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
     return response;

@@ -4,7 +4,11 @@
  * @module
  */
 import { Agent as SdkAgent } from '@openai/agents-core';
-import type { AgentOptions as SdkAgentOptions, AgentOutputType, TextOutput } from '@openai/agents-core';
+import type {
+  AgentOptions as SdkAgentOptions,
+  AgentOutputType,
+  TextOutput,
+} from '@openai/agents-core';
 import { AgentFiles, instructionsAfterFiles } from '../files/agentFiles.js';
 import type { FileSearchMode, FileSearchOptions } from '../files/options.js';
 import { AgencyConfigError } from '../errors.js';
@@ -57,10 +61,10 @@ export type AgentOptions<TContext = unknown, TOutput extends AgentOutputType = T
  * });
  * ```
  */
-export class Agent<TContext = unknown, TOutput extends AgentOutputType = TextOutput> extends SdkAgent<
-  TContext,
-  TOutput
-> {
+export class Agent<
+  TContext = unknown,
+  TOutput extends AgentOutputType = TextOutput,
+> extends SdkAgent<TContext, TOutput> {
   /** What this agent does, shown to agents that can message it. */
   readonly description: string;
   /** The agent's searchable files (from `filesFolder`), or `undefined`. */
@@ -74,7 +78,9 @@ export class Agent<TContext = unknown, TOutput extends AgentOutputType = TextOut
     const files = agentFiles(options);
     super({
       ...options,
-      instructions: files ? instructionsAfterFiles(files, instructions ?? '') : (instructions ?? ''),
+      instructions: files
+        ? instructionsAfterFiles(files, instructions ?? '')
+        : (instructions ?? ''),
       ...(files ? { tools: [...(options.tools ?? []), files.tool] } : {}),
       handoffDescription: options.handoffDescription ?? options.description ?? '',
     } as SdkAgentOptions<TContext, TOutput>);
@@ -86,7 +92,9 @@ export class Agent<TContext = unknown, TOutput extends AgentOutputType = TextOut
 function agentFiles(options: AgentOptions<any, any>): AgentFiles | undefined {
   if (options.filesFolder === undefined) {
     if (options.fileSearch === undefined) return undefined;
-    throw new AgencyConfigError(`Agent "${options.name}": fileSearch is set but filesFolder is not. Add filesFolder: './docs'.`);
+    throw new AgencyConfigError(
+      `Agent "${options.name}": fileSearch is set but filesFolder is not. Add filesFolder: './docs'.`,
+    );
   }
   return new AgentFiles(`Agent "${options.name}"`, options.filesFolder, options.fileSearch);
 }

@@ -40,7 +40,10 @@ export interface ApprovalDecisions {
  * nested one) gets them when its state is restored, so a decision reaches the agent that owns
  * the tool wherever it sits in the call tree.
  */
-export function applyDecisions(state: RunState<any, any>, decisions: ApprovalDecisions | undefined): void {
+export function applyDecisions(
+  state: RunState<any, any>,
+  decisions: ApprovalDecisions | undefined,
+): void {
   if (!decisions) return;
   const matches = (list: string[] | true | undefined, callId: string): boolean =>
     list === true || (Array.isArray(list) && list.includes(callId));
@@ -70,7 +73,9 @@ export function parsePendingCall(text: string): PendingCall {
   try {
     value = JSON.parse(text) as Partial<PendingCall>;
   } catch (error) {
-    throw new SerializationError(`The pending call is not JSON: ${(error as Error).message}. Pass result.state as it was returned.`);
+    throw new SerializationError(
+      `The pending call is not JSON: ${(error as Error).message}. Pass result.state as it was returned.`,
+    );
   }
   if (value.format !== 'colloquy-pending-call' || value.version !== 1) {
     throw new SerializationError(
@@ -78,8 +83,15 @@ export function parsePendingCall(text: string): PendingCall {
         'this build resumes "colloquy-pending-call" version 1.',
     );
   }
-  if (typeof value.chatId !== 'string' || typeof value.agent !== 'string' || typeof value.runId !== 'string' || typeof value.state !== 'string') {
-    throw new SerializationError('The pending call lacks chatId, agent, runId or state. Pass result.state as it was returned.');
+  if (
+    typeof value.chatId !== 'string' ||
+    typeof value.agent !== 'string' ||
+    typeof value.runId !== 'string' ||
+    typeof value.state !== 'string'
+  ) {
+    throw new SerializationError(
+      'The pending call lacks chatId, agent, runId or state. Pass result.state as it was returned.',
+    );
   }
   return value as PendingCall;
 }

@@ -7,7 +7,14 @@
 import type { RunContext } from '@openai/agents-core';
 import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
-import { addUsage, emptyUsage, orderItems, type FinishedRun, type TaggedItem, type UsageSummary } from './result.js';
+import {
+  addUsage,
+  emptyUsage,
+  orderItems,
+  type FinishedRun,
+  type TaggedItem,
+  type UsageSummary,
+} from './result.js';
 
 /** Everything shared by the runs of one agency call. */
 export class AgencyCall {

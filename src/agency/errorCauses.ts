@@ -9,7 +9,7 @@ import { StoreError } from '../errors.js';
 /** Walks `error`, its `.error` and its `.cause` chain; returns the first match. */
 export function findCause<T>(error: unknown, match: (value: unknown) => value is T): T | undefined {
   const seen = new Set<unknown>();
-  for (let current: unknown = error; current && !seen.has(current); ) {
+  for (let current: unknown = error; current && !seen.has(current);) {
     if (match(current)) return current;
     seen.add(current);
     const next = current as { error?: unknown; cause?: unknown };

@@ -36,7 +36,10 @@ export type ModelStreamEvent = RunTag & { type: 'raw_model_stream_event'; data: 
  * One attempt of a model call of this run (first try, retry or fallback) made by a profile model
  * (`createModel`); the last attempt of a call has `outcome: 'success'` or `next: 'fail'`.
  */
-export type ModelAttemptEvent = RunTag & { type: 'model_attempt'; attempt: Omit<ModelAttempt, 'type'> };
+export type ModelAttemptEvent = RunTag & {
+  type: 'model_attempt';
+  attempt: Omit<ModelAttempt, 'type'>;
+};
 
 /** A new item (message, tool call, tool output, handoff...) of one run. */
 export type ItemStreamEvent = RunTag & {

@@ -7,7 +7,10 @@ import type { Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 
 /** A directed communication flow: `sender` may message `recipient`. */
-export type CommunicationFlow = readonly [sender: SdkAgent<any, any>, recipient: SdkAgent<any, any>];
+export type CommunicationFlow = readonly [
+  sender: SdkAgent<any, any>,
+  recipient: SdkAgent<any, any>,
+];
 
 /** The checked graph of an agency. */
 export interface AgencyGraph {
@@ -24,7 +27,9 @@ export function buildGraph(
   flows: ReadonlyArray<CommunicationFlow>,
 ): AgencyGraph {
   if (entryPoints.length === 0) {
-    throw new AgencyConfigError('An agency needs at least one entry point: pass entryPoints: [agent].');
+    throw new AgencyConfigError(
+      'An agency needs at least one entry point: pass entryPoints: [agent].',
+    );
   }
   const agents = new Map<string, SdkAgent<any, any>>();
   const register = (agent: SdkAgent<any, any>, where: string): void => {

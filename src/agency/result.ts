@@ -80,9 +80,10 @@ export function orderItems(runs: readonly FinishedRun[], rootRunId: string): Tag
   const unplaced = new Map<string, FinishedRun[]>();
   for (const run of runs) {
     if (run.parentRunId === null) continue;
-    const [map, key] = run.viaCallId === null
-      ? [unplaced, run.parentRunId]
-      : [childrenByCall, `${run.parentRunId}:${run.viaCallId}`];
+    const [map, key] =
+      run.viaCallId === null
+        ? [unplaced, run.parentRunId]
+        : [childrenByCall, `${run.parentRunId}:${run.viaCallId}`];
     map.set(key, [...(map.get(key) ?? []), run]);
   }
   const byId = new Map(runs.map((run) => [run.runId, run]));

@@ -43,34 +43,57 @@ export async function route(
   if (typeof router === 'function') {
     const choice = await router(request);
     if (!names.includes(choice)) {
-      throw new AgencyConfigError(`The router chose "${choice}", which is not an entry point. Entry points: ${names.join(', ')}.`);
+      throw new AgencyConfigError(
+        `The router chose "${choice}", which is not an entry point. Entry points: ${names.join(', ')}.`,
+      );
     }
-    return { agent: choice, by: 'function', usage: { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+    return {
+      agent: choice,
+      by: 'function',
+      usage: { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    };
   }
-  const listing = request.entryPoints.map((e) => `- ${e.name}${e.description ? `: ${e.description}` : ''}`).join('\n');
+  const listing = request.entryPoints
+    .map((e) => `- ${e.name}${e.description ? `: ${e.description}` : ''}`)
+    .join('\n');
   const classifier = router.clone({
     instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
-      const own = typeof router.instructions === 'function' ? await router.instructions(runContext, self) : router.instructions;
+      const own =
+        typeof router.instructions === 'function'
+          ? await router.instructions(runContext, self)
+          : router.instructions;
       return `${own}\n\nAnswer with exactly one of these names and nothing else:\n${listing}`.trim();
     },
   });
   const context = new RunContext(request.context);
-  const result = await runner.run(classifier, request.message, { context, ...(signal ? { signal } : {}) });
+  const result = await runner.run(classifier, request.message, {
+    context,
+    ...(signal ? { signal } : {}),
+  });
   const answer = String(result.finalOutput ?? '').trim();
   const chosen =
     names.find((name) => name === answer) ??
     names.find((name) => name.toLowerCase() === answer.toLowerCase()) ??
-    names.find((name) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(answer));
+    names.find((name) =>
+      new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(answer),
+    );
   if (!chosen) {
     throw new AgencyConfigError(
       `The router agent "${router.name}" answered "${answer.slice(0, 80)}", which names no entry point. Entry points: ${names.join(', ')}.`,
     );
   }
   const { requests, inputTokens, outputTokens, totalTokens } = context.usage;
-  return { agent: chosen, by: 'agent', usage: { requests, inputTokens, outputTokens, totalTokens } };
+  return {
+    agent: chosen,
+    by: 'agent',
+    usage: { requests, inputTokens, outputTokens, totalTokens },
+  };
 }
 
 /** The entry points as a router sees them. */
-export function describeEntryPoints(agents: ReadonlyMap<string, SdkAgent<any, any>>, entryPoints: readonly string[]) {
+export function describeEntryPoints(
+  agents: ReadonlyMap<string, SdkAgent<any, any>>,
+  entryPoints: readonly string[],
+) {
   return entryPoints.map((name) => ({ name, description: describeAgent(agents.get(name)!) }));
 }

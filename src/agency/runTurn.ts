@@ -6,7 +6,12 @@
  * @module
  */
 import { RunContext, RunState } from '@openai/agents-core';
-import type { AgentInputItem, RunResult, RunToolApprovalItem, StreamedRunResult } from '@openai/agents-core';
+import type {
+  AgentInputItem,
+  RunResult,
+  RunToolApprovalItem,
+  StreamedRunResult,
+} from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import type { ItemMeta } from '../threads/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
@@ -81,7 +86,12 @@ export async function runTurn(
   const interruptions = result.interruptions ?? [];
   if (interruptions.length > 0) {
     call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
-    return { finalOutput: undefined, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
+    return {
+      finalOutput: undefined,
+      lastAgent: result.lastAgent?.name ?? frame.agent,
+      interruptions,
+      result,
+    };
   }
 
   const runItems = result.newItems.filter((item) => item.type !== 'tool_approval_item');
@@ -95,9 +105,11 @@ export async function runTurn(
     runId: frame.runId,
     parentRunId: frame.parentRunId,
     viaCallId: frame.viaCallId,
-    items: runItems.map(
-      (item, i): TaggedItem => ({ ...tag, agent: producerOf(item) ?? frame.agent, item: generated[i]! }),
-    ),
+    items: runItems.map((item, i): TaggedItem => ({
+      ...tag,
+      agent: producerOf(item) ?? frame.agent,
+      item: generated[i]!,
+    })),
   });
   const finalOutput = result.finalOutput;
   call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
@@ -133,7 +145,9 @@ async function prepareInput(
   }
   const context = new RunContext(frame.call.context);
   const agent = runtime.runtimeAgent(frame.agent);
-  const input = await RunState.fromStringWithContext(agent, resume.state, context, { contextStrategy: 'merge' });
+  const input = await RunState.fromStringWithContext(agent, resume.state, context, {
+    contextStrategy: 'merge',
+  });
   applyDecisions(input, frame.call.decisions);
   return { context, input };
 }

@@ -24,7 +24,9 @@ export function buildRuntimeAgents(
       description: describeAgent(graph.agents.get(recipient)!),
     }));
     const tools =
-      recipients.length > 0 ? [...agent.tools, makeTool({ sender: name, recipients, send })] : [...agent.tools];
+      recipients.length > 0
+        ? [...agent.tools, makeTool({ sender: name, recipients, send })]
+        : [...agent.tools];
     const own = agent.instructions;
     const runtime = agent.clone({
       tools,
@@ -39,7 +41,9 @@ export function buildRuntimeAgents(
   // Handoffs to agents of this agency go to their runtime form, so they keep their tools.
   for (const runtime of runtimeAgents.values()) {
     runtime.handoffs = runtime.handoffs.map((target) =>
-      'name' in target && graph.agents.get(target.name) === target ? runtimeAgents.get(target.name)! : target,
+      'name' in target && graph.agents.get(target.name) === target
+        ? runtimeAgents.get(target.name)!
+        : target,
     );
   }
   return runtimeAgents;

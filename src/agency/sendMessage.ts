@@ -49,7 +49,9 @@ export interface SendMessageToolContext {
 }
 
 /** Builds the send_message tool of one agent; pass your own as `Agency({ sendMessageTool })`. */
-export type SendMessageToolFactory = (context: SendMessageToolContext) => FunctionTool<any, any, any>;
+export type SendMessageToolFactory = (
+  context: SendMessageToolContext,
+) => FunctionTool<any, any, any>;
 
 /** The default send_message tool: `recipient` is an enum of exactly the allowed recipients. */
 export const defaultSendMessageTool: SendMessageToolFactory = ({ sender, recipients, send }) => {
@@ -146,7 +148,10 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
     };
     try {
       const resume = request.resumeState ? { state: request.resumeState } : undefined;
-      const outcome = await untilAborted(runTurn(runtime, child, request.message, resume), frame.call.signal);
+      const outcome = await untilAborted(
+        runTurn(runtime, child, request.message, resume),
+        frame.call.signal,
+      );
       if (outcome.interruptions.length > 0) {
         // The caller's run stops too; the SDK keeps this run's state and resumes it through us.
         await registerNestedRun(request.toolCall, outcome.result);
@@ -185,7 +190,12 @@ function abortReason(signal: AbortSignal): Error {
     : new ColloquyError('ABORTED', 'The agency call was aborted through its signal.');
 }
 
-function refuse(runtime: AgencyRuntime, frame: RunFrame, sender: string, recipient: string): string | null {
+function refuse(
+  runtime: AgencyRuntime,
+  frame: RunFrame,
+  sender: string,
+  recipient: string,
+): string | null {
   const allowed = runtime.recipientsOf(sender);
   if (!allowed.includes(recipient)) {
     return (

@@ -19,14 +19,22 @@ function version(): string {
 /** Builds the program with every command registered. */
 export function buildProgram(): Command {
   const program = new Command('colloquy')
-    .description('Multi-agent LLM systems with isolated, persistent, forkable conversation threads.')
+    .description(
+      'Multi-agent LLM systems with isolated, persistent, forkable conversation threads.',
+    )
     .version(version())
-    .option('--log-level <level>', `log level: ${LOG_LEVELS.join(', ')} (default: $COLLOQUY_LOG_LEVEL or warn)`)
+    .option(
+      '--log-level <level>',
+      `log level: ${LOG_LEVELS.join(', ')} (default: $COLLOQUY_LOG_LEVEL or warn)`,
+    )
     .showHelpAfterError()
     .hook('preAction', (command) => {
       const level = command.opts<{ logLevel?: string }>().logLevel;
       if (level === undefined) return;
-      if (!isLogLevel(level)) throw new ConfigError(`--log-level "${level}" is not a level. Use one of: ${LOG_LEVELS.join(', ')}.`);
+      if (!isLogLevel(level))
+        throw new ConfigError(
+          `--log-level "${level}" is not a level. Use one of: ${LOG_LEVELS.join(', ')}.`,
+        );
       setDefaultLogger(createLogger({ level }));
     });
   registerDemoCommand(program);

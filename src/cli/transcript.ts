@@ -36,12 +36,16 @@ export function renderTranscript(message: string, result: AgencyResponse, entry:
     const { item, agent, depth } = tagged;
     if (item.type === 'function_call') {
       const args = argsOf(item);
-      if (item.name === 'send_message') push(depth, `${agent} → ${String(args.recipient)}: ${String(args.message)}`);
+      if (item.name === 'send_message')
+        push(depth, `${agent} → ${String(args.recipient)}: ${String(args.message)}`);
       else push(depth, `${agent} calls ${item.name}(${item.arguments})`);
     } else if (item.type === 'function_call_result' && item.name !== 'send_message') {
       push(depth, `${item.name} → ${JSON.stringify(item.output)}`);
     } else if ('role' in item && item.role === 'assistant') {
-      push(depth, `${agent}${tagged.callerAgent ? ` → ${tagged.callerAgent}` : ' → user'}: ${textOf(item)}`);
+      push(
+        depth,
+        `${agent}${tagged.callerAgent ? ` → ${tagged.callerAgent}` : ' → user'}: ${textOf(item)}`,
+      );
     }
   }
   return lines;
@@ -52,17 +56,23 @@ export function renderHistory(items: readonly ThreadItem[], entry: string): stri
   const lines: string[] = [];
   for (const { item } of items) {
     if ('role' in item && item.role === 'user') lines.push(`user → ${entry}: ${textOf(item)}`);
-    else if ('role' in item && item.role === 'assistant') lines.push(`${INDENT}${entry} → user: ${textOf(item)}`);
+    else if ('role' in item && item.role === 'assistant')
+      lines.push(`${INDENT}${entry} → user: ${textOf(item)}`);
     else if (item.type === 'function_call' && item.name === 'send_message') {
       const args = argsOf(item);
       lines.push(`${INDENT}${entry} → ${String(args.recipient)}: ${String(args.message)}`);
     }
   }
-  return lines.flatMap((line) => line.split('\n').map((part, i) => (i === 0 ? part : `${INDENT.repeat(2)}${part}`)));
+  return lines.flatMap((line) =>
+    line.split('\n').map((part, i) => (i === 0 ? part : `${INDENT.repeat(2)}${part}`)),
+  );
 }
 
 /** A usage table: one row per agent, then the total. */
-export function renderUsage(perAgent: ReadonlyMap<string, UsageSummary>, total: UsageSummary): string[] {
+export function renderUsage(
+  perAgent: ReadonlyMap<string, UsageSummary>,
+  total: UsageSummary,
+): string[] {
   const rows: Array<[string, UsageSummary]> = [...perAgent, ['total', total]];
   const width = Math.max(5, ...rows.map(([name]) => name.length));
   const cell = (value: number | string): string => String(value).padStart(9);

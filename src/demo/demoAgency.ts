@@ -30,7 +30,9 @@ export interface DemoAgencyOptions {
 export const DEMO_MESSAGE = 'Write a short brief about tidal energy.';
 
 function topicOf(request: ModelRequest): string {
-  const text = lastUserText(request).trim().replace(/[.?!]+$/, '');
+  const text = lastUserText(request)
+    .trim()
+    .replace(/[.?!]+$/, '');
   const match = /(?:about|on)\s+(.+)$/i.exec(text);
   return (match?.[1] ?? text) || 'the topic';
 }
@@ -39,12 +41,18 @@ const coordinator = (request: ModelRequest): ScriptedStep => {
   const topic = topicOf(request);
   const answers = toolOutputsSinceUser(request);
   if (answers.length === 0) {
-    return { tool: 'send_message', args: { recipient: 'Researcher', message: `Find three key facts about ${topic}.` } };
+    return {
+      tool: 'send_message',
+      args: { recipient: 'Researcher', message: `Find three key facts about ${topic}.` },
+    };
   }
   if (answers.length === 1) {
     return {
       tool: 'send_message',
-      args: { recipient: 'Writer', message: `Write a short brief on ${topic} using these facts: ${answers[0]}` },
+      args: {
+        recipient: 'Writer',
+        message: `Write a short brief on ${topic} using these facts: ${answers[0]}`,
+      },
     };
   }
   return `Here is your brief on ${topic}:\n${answers[1]}`;
@@ -64,7 +72,10 @@ const writer = (request: ModelRequest): ScriptedStep => {
     const facts = lastUserText(request).split('facts:')[1]?.trim() ?? lastUserText(request);
     return {
       tool: 'send_message',
-      args: { recipient: 'Editor', message: `Please tighten this draft: It is well known that ${facts}` },
+      args: {
+        recipient: 'Editor',
+        message: `Please tighten this draft: It is well known that ${facts}`,
+      },
     };
   }
   return answers[0]!;
@@ -72,10 +83,18 @@ const writer = (request: ModelRequest): ScriptedStep => {
 
 const editor = (request: ModelRequest): ScriptedStep => {
   const draft = lastUserText(request).replace(/^Please tighten this draft:\s*/i, '');
-  return draft.replace(/^It is well known that\s*/i, '').replace(/;\s*/g, '. ').replace(/\(\d\)\s*/g, '');
+  return draft
+    .replace(/^It is well known that\s*/i, '')
+    .replace(/;\s*/g, '. ')
+    .replace(/\(\d\)\s*/g, '');
 };
 
-const scripts = { Coordinator: coordinator, Researcher: researcher, Writer: writer, Editor: editor };
+const scripts = {
+  Coordinator: coordinator,
+  Researcher: researcher,
+  Writer: writer,
+  Editor: editor,
+};
 
 function modelFor(name: keyof typeof scripts, option: DemoAgencyOptions['model']): Model | string {
   if (typeof option === 'string') return option;
@@ -106,13 +125,21 @@ export function createDemoAgency(options: DemoAgencyOptions = {}): Agency {
     'Plans the work and answers the user.',
     'You coordinate a small team. Ask the Researcher for facts, then ask the Writer for a brief using them, then give the brief to the user.',
   );
-  const researcherAgent = make('Researcher', 'Finds key facts about a topic.', 'Answer with three short, numbered facts.');
+  const researcherAgent = make(
+    'Researcher',
+    'Finds key facts about a topic.',
+    'Answer with three short, numbered facts.',
+  );
   const writerAgent = make(
     'Writer',
     'Writes short briefs from facts.',
     'Write a short draft from the facts, ask the Editor to tighten it, and answer with the edited text.',
   );
-  const editorAgent = make('Editor', 'Tightens drafts.', 'Return the draft, tightened. Answer with the text only.');
+  const editorAgent = make(
+    'Editor',
+    'Tightens drafts.',
+    'Return the draft, tightened. Answer with the text only.',
+  );
   return new Agency({
     name: 'demo',
     entryPoints: [coordinatorAgent],

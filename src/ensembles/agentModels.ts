@@ -14,7 +14,10 @@ import { ScriptedModel } from '../models/scriptedModel.js';
 import type { Ensemble } from './schema.js';
 
 /** Makes a model for a profile name (the default uses `createModel` of `src/models/resolve.ts`). */
-export type CreateModel = (profileName: string, registry: ProfileRegistry | undefined) => Model | Promise<Model>;
+export type CreateModel = (
+  profileName: string,
+  registry: ProfileRegistry | undefined,
+) => Model | Promise<Model>;
 
 /** The default {@link CreateModel}: the project's profile registry and model resolver. */
 export const defaultCreateModel: CreateModel = async (profileName, registry) => {
@@ -30,7 +33,14 @@ export interface AgentModel {
   settings?: ModelSettings;
 }
 
-const RESUME_REQUEST = { input: 'resume', modelSettings: {}, tools: [], outputType: 'text', handoffs: [], tracing: false } as unknown as ModelRequest;
+const RESUME_REQUEST = {
+  input: 'resume',
+  modelSettings: {},
+  tools: [],
+  outputType: 'text',
+  handoffs: [],
+  tracing: false,
+} as unknown as ModelRequest;
 
 /** Hands out one model per agent for one run. */
 export class AgentModels {
@@ -41,7 +51,12 @@ export class AgentModels {
   readonly #priorRequests: Record<string, number>;
 
   /** `priorRequests`: model calls each agent made before this process (from the checkpoint). */
-  constructor(ensemble: Ensemble, registry: ProfileRegistry | undefined, create: CreateModel, priorRequests: Record<string, number> = {}) {
+  constructor(
+    ensemble: Ensemble,
+    registry: ProfileRegistry | undefined,
+    create: CreateModel,
+    priorRequests: Record<string, number> = {},
+  ) {
     this.#ensemble = ensemble;
     this.#registry = registry;
     this.#create = create;
@@ -61,7 +76,11 @@ export class AgentModels {
   async #make(agentName: string): Promise<AgentModel> {
     const agent = this.#ensemble.agents.find((candidate) => candidate.name === agentName);
     const profileName = agent?.model_profile;
-    if (!profileName) throw new ColloquyError('ENSEMBLE_RUN_ERROR', `Agent "${agentName}" has no model_profile. Give it one, or make it a script agent.`);
+    if (!profileName)
+      throw new ColloquyError(
+        'ENSEMBLE_RUN_ERROR',
+        `Agent "${agentName}" has no model_profile. Give it one, or make it a script agent.`,
+      );
     const model = await this.#create(profileName, this.#registry);
     const known = this.#registry?.has(profileName) ?? false;
     const profile = known ? this.#registry!.get(profileName) : undefined;

@@ -53,7 +53,13 @@ const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter'])
 const environment = new Environment({
   unlistedVariablesAreDyn: false,
   homogeneousAggregateLiterals: false,
-  limits: { maxAstNodes: CONDITION_LIMITS.maxAstNodes, maxDepth: CONDITION_LIMITS.maxDepth, maxListElements: 64, maxMapEntries: 64, maxCallArguments: 8 },
+  limits: {
+    maxAstNodes: CONDITION_LIMITS.maxAstNodes,
+    maxDepth: CONDITION_LIMITS.maxDepth,
+    maxListElements: 64,
+    maxMapEntries: 64,
+    maxCallArguments: 8,
+  },
 });
 environment.registerVariable('state', 'map');
 environment.registerVariable('turn', 'int');
@@ -85,11 +91,18 @@ function children(node: ASTNode): ASTNode[] {
 function checkShape(node: ASTNode, inComprehension = false): ConditionProblem | null {
   const name = node.op === 'rcall' || node.op === 'call' ? (node.args[0] as string) : undefined;
   if (name === 'matches') {
-    return { offset: node.pos, message: 'matches() is not allowed in conditions (regular expressions can backtrack without bound); use contains(), startsWith() or endsWith()' };
+    return {
+      offset: node.pos,
+      message:
+        'matches() is not allowed in conditions (regular expressions can backtrack without bound); use contains(), startsWith() or endsWith()',
+    };
   }
   const isComprehension = node.op === 'rcall' && name !== undefined && COMPREHENSIONS.has(name);
   if (isComprehension && inComprehension) {
-    return { offset: node.pos, message: `nested comprehensions are not allowed in conditions ("${name}" inside another); split the check or store a flag from the agent` };
+    return {
+      offset: node.pos,
+      message: `nested comprehensions are not allowed in conditions ("${name}" inside another); split the check or store a flag from the agent`,
+    };
   }
   for (const child of children(node)) {
     const problem = checkShape(child, inComprehension || isComprehension);
@@ -104,7 +117,10 @@ function checkShape(node: ASTNode, inComprehension = false): ConditionProblem | 
  */
 export function checkCondition(expression: string): ConditionProblem | null {
   if (expression.length > CONDITION_LIMITS.maxLength) {
-    return { offset: CONDITION_LIMITS.maxLength, message: `the condition is ${expression.length} characters long; the limit is ${CONDITION_LIMITS.maxLength}` };
+    return {
+      offset: CONDITION_LIMITS.maxLength,
+      message: `the condition is ${expression.length} characters long; the limit is ${CONDITION_LIMITS.maxLength}`,
+    };
   }
   let parsed;
   try {
@@ -122,7 +138,10 @@ export function checkCondition(expression: string): ConditionProblem | null {
     };
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
-    return { offset: 0, message: `the condition must be a boolean expression, but it is of type ${checked.type}; compare the value, e.g. "... == true"` };
+    return {
+      offset: 0,
+      message: `the condition must be a boolean expression, but it is of type ${checked.type}; compare the value, e.g. "... == true"`,
+    };
   }
   return null;
 }
@@ -136,7 +155,9 @@ function toCel(value: unknown, budget: { left: number }, depth: number): unknown
     );
   }
   if (depth > CONDITION_LIMITS.maxContextDepth) {
-    throw new ConditionError(`The condition context is nested deeper than ${CONDITION_LIMITS.maxContextDepth} levels. Flatten the agents' outputs.`);
+    throw new ConditionError(
+      `The condition context is nested deeper than ${CONDITION_LIMITS.maxContextDepth} levels. Flatten the agents' outputs.`,
+    );
   }
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
@@ -159,7 +180,9 @@ function toCel(value: unknown, budget: { left: number }, depth: number): unknown
 export function compileCondition(expression: string): CompiledCondition {
   const problem = checkCondition(expression);
   if (problem) {
-    throw new ConditionError(`Condition "${expression}" is invalid at character ${problem.offset + 1}: ${problem.message}.`);
+    throw new ConditionError(
+      `Condition "${expression}" is invalid at character ${problem.offset + 1}: ${problem.message}.`,
+    );
   }
   const evaluate = environment.parse(expression);
   return (context) => {
@@ -181,8 +204,13 @@ export function compileCondition(expression: string): CompiledCondition {
       );
     }
     if (typeof value !== 'boolean') {
-      const shown = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? Number(item) : item)) ?? String(value);
-      throw new ConditionError(`Condition "${expression}" returned ${shown.slice(0, 200)}, not a boolean. Make it a comparison.`);
+      const shown =
+        JSON.stringify(value, (_key, item: unknown) =>
+          typeof item === 'bigint' ? Number(item) : item,
+        ) ?? String(value);
+      throw new ConditionError(
+        `Condition "${expression}" returned ${shown.slice(0, 200)}, not a boolean. Make it a comparison.`,
+      );
     }
     return value;
   };

@@ -9,7 +9,12 @@ import type { InputHandler } from './inputHandlers.js';
 import { runLlmAgent } from './llmAgent.js';
 import type { EnsembleAgent } from './schema.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
-import type { AnsweredRequest, ConversationState, ConversationTurn, EnsembleUsage } from './state.js';
+import type {
+  AnsweredRequest,
+  ConversationState,
+  ConversationTurn,
+  EnsembleUsage,
+} from './state.js';
 import { latestOutputs } from './state.js';
 
 /** What an agent is given: the task and the latest output of each dependency that has one. */
@@ -36,7 +41,11 @@ export interface ExecuteAgentOptions {
 }
 
 /** The input of an agent from the committed state. */
-export function agentInput(agent: EnsembleAgent, task: string, state: ConversationState): AgentInput {
+export function agentInput(
+  agent: EnsembleAgent,
+  task: string,
+  state: ConversationState,
+): AgentInput {
   const outputs = latestOutputs(state);
   const context: Record<string, unknown> = {};
   for (const dep of agent.depends_on) {
@@ -56,14 +65,25 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
   const { agent, state, input } = options;
   const started = performance.now();
   const timestamp = new Date().toISOString();
-  const timeoutMs = Math.max(1, Math.floor(Math.min(options.remainingMs, (agent.timeout_seconds ?? Infinity) * 1000)));
+  const timeoutMs = Math.max(
+    1,
+    Math.floor(Math.min(options.remainingMs, (agent.timeout_seconds ?? Infinity) * 1000)),
+  );
   const requests: AnsweredRequest[] = [];
   let index = priorRequests(agent.name, state);
   const ask = async (prompt: string, key = 'user_input'): Promise<string> => {
     if (!options.inputHandler) {
-      throw new AgentRunError(agent.name, `it asked for user input ("${prompt}") but the run has no input handler. Pass --inputs answers.yaml, run on a TTY, or give runEnsemble an inputHandler.`);
+      throw new AgentRunError(
+        agent.name,
+        `it asked for user input ("${prompt}") but the run has no input handler. Pass --inputs answers.yaml, run on a TTY, or give runEnsemble an inputHandler.`,
+      );
     }
-    const answer = await options.inputHandler.answer({ agent: agent.name, prompt, index: index++, state });
+    const answer = await options.inputHandler.answer({
+      agent: agent.name,
+      prompt,
+      index: index++,
+      state,
+    });
     requests.push({ prompt, key, answer });
     return answer;
   };
@@ -79,7 +99,11 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
         ...input,
         agent: agent.name,
         config: agent.config ?? {},
-        conversation_state: { turn_count: state.turn_count, agent_execution_count: state.agent_execution_count, accumulated_context: state.accumulated_context },
+        conversation_state: {
+          turn_count: state.turn_count,
+          agent_execution_count: state.agent_execution_count,
+          accumulated_context: state.accumulated_context,
+        },
       },
       timeoutMs,
       signal: options.signal,
@@ -92,7 +116,17 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
     }
   } else {
     const { model, profile, settings } = await options.model!();
-    const run = await runLlmAgent({ agent, model, profile, settings, workflow: options.workflow, input, signal: options.signal, timeoutMs, ask: options.inputHandler ? (prompt) => ask(prompt) : undefined });
+    const run = await runLlmAgent({
+      agent,
+      model,
+      profile,
+      settings,
+      workflow: options.workflow,
+      input,
+      signal: options.signal,
+      timeoutMs,
+      ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
+    });
     output = run.data;
     usage = run.usage;
   }

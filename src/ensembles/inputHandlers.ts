@@ -44,7 +44,10 @@ export class TtyInputHandler implements InputHandler {
   }
 
   async answer(request: InputRequest): Promise<string> {
-    const rl = createInterface({ input: this.#options.input ?? process.stdin, output: this.#options.output ?? process.stderr });
+    const rl = createInterface({
+      input: this.#options.input ?? process.stdin,
+      output: this.#options.output ?? process.stderr,
+    });
     try {
       return await rl.question(`[${request.agent}] ${request.prompt}\n> `);
     } finally {
@@ -72,14 +75,17 @@ export class ScriptedInputHandler implements InputHandler {
   readonly #answers: ScriptedAnswers;
 
   constructor(answers: ScriptedAnswers | Record<string, string | string[]>) {
-    this.#answers = 'answers' in answers && typeof answers.answers === 'object' && !Array.isArray(answers.answers)
-      ? (answers as ScriptedAnswers)
-      : { answers: answers as Record<string, string | string[]> };
+    this.#answers =
+      'answers' in answers && typeof answers.answers === 'object' && !Array.isArray(answers.answers)
+        ? (answers as ScriptedAnswers)
+        : { answers: answers as Record<string, string | string[]> };
   }
 
   /** Reads an answers YAML file (`answers: { agent: [..] }`, `default: ...`). */
   static async fromFile(file: string): Promise<ScriptedInputHandler> {
-    return new ScriptedInputHandler(parseYamlWithSchema(file, await readFile(file, 'utf8'), answersFileSchema));
+    return new ScriptedInputHandler(
+      parseYamlWithSchema(file, await readFile(file, 'utf8'), answersFileSchema),
+    );
   }
 
   async answer(request: InputRequest): Promise<string> {
@@ -114,7 +120,9 @@ export class LlmInputHandler implements InputHandler {
     this.cache = options.cache ?? new Map();
     this.#agent = new Agent({
       name: 'simulated_user',
-      instructions: options.instructions ?? 'You play the user of a multi-agent conversation. Answer the question briefly and realistically.',
+      instructions:
+        options.instructions ??
+        'You play the user of a multi-agent conversation. Answer the question briefly and realistically.',
       model: options.model,
     });
   }
@@ -124,10 +132,14 @@ export class LlmInputHandler implements InputHandler {
       turn: request.state.turn_count,
       recent_agents: request.state.conversation_history.slice(-3).map((turn) => turn.agent_name),
       key_context: Object.fromEntries(
-        Object.entries(request.state.accumulated_context).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value)),
+        Object.entries(request.state.accumulated_context).filter(([, value]) =>
+          ['string', 'number', 'boolean'].includes(typeof value),
+        ),
       ),
     };
-    const key = createHash('sha256').update(JSON.stringify([request.agent, request.prompt, summary])).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([request.agent, request.prompt, summary]))
+      .digest('hex');
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     const prompt = `Conversation context: ${JSON.stringify(summary)}\nQuestion from ${request.agent}: ${request.prompt}`;

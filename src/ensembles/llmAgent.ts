@@ -39,7 +39,9 @@ export interface LlmAgentRun {
 
 /** The message an LLM agent receives for one turn. */
 export function llmPrompt(input: { input: string; context: Record<string, unknown> }): string {
-  const context = Object.keys(input.context).length ? `\n\nOutputs of the agents you depend on (JSON):\n${JSON.stringify(input.context, null, 2)}` : '';
+  const context = Object.keys(input.context).length
+    ? `\n\nOutputs of the agents you depend on (JSON):\n${JSON.stringify(input.context, null, 2)}`
+    : '';
   return `Task: ${input.input}${context}`;
 }
 
@@ -50,7 +52,8 @@ export function parseLlmOutput(text: string): Record<string, unknown> {
   if (candidate.startsWith('{')) {
     try {
       const value = JSON.parse(candidate) as unknown;
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        return value as Record<string, unknown>;
     } catch {
       // Not JSON after all: keep the text.
     }
@@ -80,31 +83,61 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     : [];
   const sdkAgent = new Agent({
     name: agent.name,
-    instructions: agent.system_prompt ?? profile?.system_prompt ?? 'You are one agent of a team. Do the task with the context given.',
+    instructions:
+      agent.system_prompt ??
+      profile?.system_prompt ??
+      'You are one agent of a team. Do the task with the context given.',
     model: options.model,
-    modelSettings: options.settings ?? { temperature: profile?.temperature, maxTokens: profile?.max_tokens },
+    modelSettings: options.settings ?? {
+      temperature: profile?.temperature,
+      maxTokens: profile?.max_tokens,
+    },
     tools,
   });
   const prior = await workflow.read(agent.name);
-  const input: AgentInputItem[] = [...prior.map((entry) => entry.item), { role: 'user', content: llmPrompt(options.input) }];
+  const input: AgentInputItem[] = [
+    ...prior.map((entry) => entry.item),
+    { role: 'user', content: llmPrompt(options.input) },
+  ];
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   let result;
   try {
-    result = await new Runner({ tracingDisabled: true }).run(sdkAgent, input, { signal, maxTurns: 20 });
+    result = await new Runner({ tracingDisabled: true }).run(sdkAgent, input, {
+      signal,
+      maxTurns: 20,
+    });
   } catch (error) {
-    const reason = signal.aborted && !options.signal.aborted ? `it did not finish within ${options.timeoutMs / 1000}s` : (error as Error).message;
-    throw new AgentRunError(agent.name, `${reason}. Check the model profile "${agent.model_profile}" and its script or API settings.`, { cause: error });
+    const reason =
+      signal.aborted && !options.signal.aborted
+        ? `it did not finish within ${options.timeoutMs / 1000}s`
+        : (error as Error).message;
+    throw new AgentRunError(
+      agent.name,
+      `${reason}. Check the model profile "${agent.model_profile}" and its script or API settings.`,
+      { cause: error },
+    );
   }
   const createdAt = new Date().toISOString();
   const items: ThreadItem[] = result.history.slice(prior.length).map((item, i) => ({
     id: `${agent.name}-${prior.length + i}`,
     item,
-    meta: { agent: agent.name, callerAgent: null, runId: workflow.runId, parentRunId: null, createdAt },
+    meta: {
+      agent: agent.name,
+      callerAgent: null,
+      runId: workflow.runId,
+      parentRunId: null,
+      createdAt,
+    },
   }));
   if (items.length) await workflow.append(agent.name, items);
   const usage = result.runContext.usage;
   return {
     data: parseLlmOutput(String(result.finalOutput ?? '')),
-    usage: { requests: usage.requests, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens },
+    usage: {
+      requests: usage.requests,
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      total_tokens: usage.totalTokens,
+    },
   };
 }

@@ -42,9 +42,16 @@ export interface LoadEnsembleOptions {
  * const ensemble = parseEnsemble(text, { file: 'team.yaml' });
  * ```
  */
-export function parseEnsemble(text: string, options: LoadEnsembleOptions & { file?: string; baseDir?: string } = {}): Ensemble {
+export function parseEnsemble(
+  text: string,
+  options: LoadEnsembleOptions & { file?: string; baseDir?: string } = {},
+): Ensemble {
   const file = options.file ?? '<ensemble>';
-  const { issues, ensemble } = validateEnsembleText(text, { file, profileNames: options.profileNames, baseDir: options.baseDir });
+  const { issues, ensemble } = validateEnsembleText(text, {
+    file,
+    profileNames: options.profileNames,
+    baseDir: options.baseDir,
+  });
   if (!ensemble) throw new EnsembleValidationError(file, issues);
   return ensemble;
 }
@@ -58,7 +65,9 @@ export function resolveEnsemblePath(fileOrName: string, options: LoadEnsembleOpt
   const direct = path.resolve(cwd, fileOrName);
   if (existsSync(direct)) return direct;
   const dir = path.resolve(cwd, options.ensemblesDir ?? 'ensembles');
-  const candidates = [`${fileOrName}.yaml`, `${fileOrName}.yml`].map((name) => path.join(dir, name));
+  const candidates = [`${fileOrName}.yaml`, `${fileOrName}.yml`].map((name) =>
+    path.join(dir, name),
+  );
   const found = candidates.find((candidate) => existsSync(candidate));
   if (found) return found;
   throw new ColloquyError(
@@ -76,13 +85,20 @@ export function resolveEnsemblePath(fileOrName: string, options: LoadEnsembleOpt
  * const ensemble = await loadEnsemble('examples/ensembles/iterative-analysis.yaml');
  * ```
  */
-export async function loadEnsemble(fileOrName: string, options: LoadEnsembleOptions = {}): Promise<Ensemble> {
+export async function loadEnsemble(
+  fileOrName: string,
+  options: LoadEnsembleOptions = {},
+): Promise<Ensemble> {
   const file = resolveEnsemblePath(fileOrName, options);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ColloquyError('ENSEMBLE_INVALID', `Could not read ensemble ${file}: ${(error as Error).message}. Check the path and permissions.`, { cause: error });
+    throw new ColloquyError(
+      'ENSEMBLE_INVALID',
+      `Could not read ensemble ${file}: ${(error as Error).message}. Check the path and permissions.`,
+      { cause: error },
+    );
   }
   return parseEnsemble(text, { ...options, file, baseDir: path.dirname(file) });
 }
@@ -91,7 +107,10 @@ export async function loadEnsemble(fileOrName: string, options: LoadEnsembleOpti
 export async function listEnsembleFiles(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir);
-    return entries.filter((name) => /\.ya?ml$/i.test(name)).sort().map((name) => path.join(dir, name));
+    return entries
+      .filter((name) => /\.ya?ml$/i.test(name))
+      .sort()
+      .map((name) => path.join(dir, name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;

@@ -65,9 +65,12 @@ interface RunData {
 /** Model calls per agent recorded in a checkpoint: committed turns plus the current step's finished agents. */
 function priorRequests(state: WorkflowState): Record<string, number> {
   const counts: Record<string, number> = {};
-  const add = (agent: string, requests: number | undefined) => (counts[agent] = (counts[agent] ?? 0) + (requests ?? 0));
-  for (const turn of state.conversation.conversation_history) add(turn.agent_name, turn.usage?.requests);
-  for (const [agent, outcome] of Object.entries(state.execution.currentStep?.finished ?? {})) add(agent, (outcome as AgentOutcome).usage?.requests);
+  const add = (agent: string, requests: number | undefined) =>
+    (counts[agent] = (counts[agent] ?? 0) + (requests ?? 0));
+  for (const turn of state.conversation.conversation_history)
+    add(turn.agent_name, turn.usage?.requests);
+  for (const [agent, outcome] of Object.entries(state.execution.currentStep?.finished ?? {}))
+    add(agent, (outcome as AgentOutcome).usage?.requests);
   return counts;
 }
 
@@ -89,42 +92,77 @@ interface StepInput {
  * await runEnsemble(ensemble, { store, runId: 'run-1', resume: true });
  * ```
  */
-export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOptions = {}): Promise<ConversationResult> {
+export async function runEnsemble(
+  ensemble: Ensemble,
+  options: RunEnsembleOptions = {},
+): Promise<ConversationResult> {
   const store = options.store ?? new MemoryStore();
-  const runId = typeof options.resume === 'string' ? options.resume : (options.runId ?? randomUUID());
+  const runId =
+    typeof options.resume === 'string' ? options.resume : (options.runId ?? randomUUID());
   const emit = options.onEvent ?? (() => undefined);
   let workflow: WorkflowThread;
   if (options.resume) {
     const loaded = await WorkflowThread.load(store, runId);
-    if (!loaded) throw new ColloquyError('ENSEMBLE_RUN_ERROR', `There is no run "${runId}" to resume in the ${store.kind} store. Check the run id and --store.`);
+    if (!loaded)
+      throw new ColloquyError(
+        'ENSEMBLE_RUN_ERROR',
+        `There is no run "${runId}" to resume in the ${store.kind} store. Check the run id and --store.`,
+      );
     workflow = loaded;
   } else {
-    const data: RunData = { status: 'running', ensemble: ensemble.name, input: options.input ?? ensemble.default_task ?? '', book: createBook(), elapsed_ms: 0 };
-    workflow = await WorkflowThread.create(store, runId, { conversation: createConversationState(options.initialContext), data: { ...data } });
+    const data: RunData = {
+      status: 'running',
+      ensemble: ensemble.name,
+      input: options.input ?? ensemble.default_task ?? '',
+      book: createBook(),
+      elapsed_ms: 0,
+    };
+    workflow = await WorkflowThread.create(store, runId, {
+      conversation: createConversationState(options.initialContext),
+      data: { ...data },
+    });
   }
   let saved = workflow.state;
   const data = () => saved.data as unknown as RunData;
   if (data().ensemble !== ensemble.name) {
-    throw new ColloquyError('ENSEMBLE_RUN_ERROR', `Run "${runId}" belongs to ensemble "${data().ensemble}", not "${ensemble.name}". Resume it with its own ensemble file.`);
+    throw new ColloquyError(
+      'ENSEMBLE_RUN_ERROR',
+      `Run "${runId}" belongs to ensemble "${data().ensemble}", not "${ensemble.name}". Resume it with its own ensemble file.`,
+    );
   }
   if (data().status === 'finished' && data().result) return data().result!;
-  emit({ type: 'ensemble_started', run_id: runId, ensemble: ensemble.name, resumed: Boolean(options.resume), turn_count: saved.conversation.turn_count });
+  emit({
+    type: 'ensemble_started',
+    run_id: runId,
+    ensemble: ensemble.name,
+    resumed: Boolean(options.resume),
+    turn_count: saved.conversation.turn_count,
+  });
 
   const started = performance.now();
   const elapsedBefore = data().elapsed_ms;
   const deadline = started + ensemble.conversation_limits.timeout_seconds * 1000 - elapsedBefore;
-  const models = new AgentModels(ensemble, options.profiles, options.createModel ?? defaultCreateModel, priorRequests(saved));
+  const models = new AgentModels(
+    ensemble,
+    options.profiles,
+    options.createModel ?? defaultCreateModel,
+    priorRequests(saved),
+  );
   const baseDir = ensemble.baseDir ?? process.cwd();
   const limit = pLimit(Math.max(1, options.concurrency ?? 8));
   let chain = Promise.resolve();
   const save = (next: WorkflowState, label: string): Promise<void> => {
-    (next.data as unknown as RunData).elapsed_ms = elapsedBefore + Math.round(performance.now() - started);
+    (next.data as unknown as RunData).elapsed_ms =
+      elapsedBefore + Math.round(performance.now() - started);
     const copy = structuredClone(next);
     chain = chain.then(() => workflow.save(copy, label));
     saved = copy;
     return chain;
   };
-  const finish = async (reason: CompletionReason, failure?: EnsembleRunFailure): Promise<ConversationResult> => {
+  const finish = async (
+    reason: CompletionReason,
+    failure?: EnsembleRunFailure,
+  ): Promise<ConversationResult> => {
     const next = structuredClone(saved);
     const result = buildResult(runId, next.conversation, reason, failure);
     Object.assign(next.data, { status: 'finished', result });
@@ -134,7 +172,8 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
   };
 
   for (;;) {
-    let step = saved.execution.currentStep as (WorkflowStep & { inputs: Record<string, StepInput> }) | null;
+    let step = saved.execution.currentStep as
+      (WorkflowStep & { inputs: Record<string, StepInput> }) | null;
     const state = saved.conversation;
     if (!step) {
       throwIfInterrupted(options.signal, runId);
@@ -143,11 +182,18 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
       try {
         plan = planStep(ensemble, state, data().book);
       } catch (error) {
-        if (error instanceof SchedulingError) return finish('error', { agent: error.agent, message: error.message });
+        if (error instanceof SchedulingError)
+          return finish('error', { agent: error.agent, message: error.message });
         throw error;
       }
       if (plan.ready.length === 0) {
-        return finish(state.turn_count === 0 ? 'no_runnable_agents' : plan.limited.length ? 'max_agent_executions' : 'completed');
+        return finish(
+          state.turn_count === 0
+            ? 'no_runnable_agents'
+            : plan.limited.length
+              ? 'max_agent_executions'
+              : 'completed',
+        );
       }
       const remaining = ensemble.conversation_limits.max_total_turns - state.turn_count;
       if (remaining <= 0) return finish('max_total_turns');
@@ -155,7 +201,10 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
       const inputs: Record<string, StepInput> = {};
       for (const name of agents) {
         const agent = ensemble.agents.find((candidate) => candidate.name === name)!;
-        inputs[name] = { input_data: agentInput(agent, data().input, state), thread_version: agent.kind === 'llm' ? await workflow.version(name) : 0 };
+        inputs[name] = {
+          input_data: agentInput(agent, data().input, state),
+          thread_version: agent.kind === 'llm' ? await workflow.version(name) : 0,
+        };
       }
       step = { step: saved.execution.stepHistory.length + 1, agents, finished: {}, inputs };
       const next = structuredClone(saved);
@@ -164,11 +213,19 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
       await save(next, `step-${step.step}`);
     }
     const current = step;
-    emit({ type: 'step_started', step: current.step, agents: current.agents, turn_count: state.turn_count });
+    emit({
+      type: 'step_started',
+      step: current.step,
+      agents: current.agents,
+      turn_count: state.turn_count,
+    });
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(), Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now())));
+    const timer = setTimeout(
+      () => controller.abort(),
+      Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now())),
+    );
     const failures = new Map<string, EnsembleRunFailure>();
     const pending = current.agents.filter((name) => !(name in current.finished));
     await Promise.all(
@@ -182,13 +239,34 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
           let outcome: AgentOutcome;
           try {
             outcome = await executeAgent({
-              agent, input: input.input_data, state, workflow, baseDir: path.resolve(baseDir), signal: controller.signal,
-              remainingMs: deadline - performance.now(), inputHandler: options.inputHandler, model: () => models.get(name),
+              agent,
+              input: input.input_data,
+              state,
+              workflow,
+              baseDir: path.resolve(baseDir),
+              signal: controller.signal,
+              remainingMs: deadline - performance.now(),
+              inputHandler: options.inputHandler,
+              model: () => models.get(name),
             });
           } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
-            if (!controller.signal.aborted) failures.set(name, { agent: name, message, ...((error as { stderr?: string }).stderr ? { stderr: (error as { stderr: string }).stderr } : {}) });
-            emit({ type: 'agent_finished', step: current.step, agent: name, success: false, execution_time: 0, error: message });
+            if (!controller.signal.aborted)
+              failures.set(name, {
+                agent: name,
+                message,
+                ...((error as { stderr?: string }).stderr
+                  ? { stderr: (error as { stderr: string }).stderr }
+                  : {}),
+              });
+            emit({
+              type: 'agent_finished',
+              step: current.step,
+              agent: name,
+              success: false,
+              execution_time: 0,
+              error: message,
+            });
             return;
           }
           // Outside the agent's try: a failed checkpoint is the store's failure, not the agent's,
@@ -197,7 +275,13 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
           next.execution.currentStep!.finished[name] = outcome;
           next.execution.nextSteps = next.execution.nextSteps.filter((other) => other !== name);
           await save(next, `agent-${name}`);
-          emit({ type: 'agent_finished', step: current.step, agent: name, success: true, execution_time: outcome.execution_time });
+          emit({
+            type: 'agent_finished',
+            step: current.step,
+            agent: name,
+            success: true,
+            execution_time: outcome.execution_time,
+          });
         }),
       ),
     );
@@ -209,18 +293,30 @@ export async function runEnsemble(ensemble: Ensemble, options: RunEnsembleOption
     const next = structuredClone(saved);
     const finished = next.execution.currentStep!.finished as Record<string, AgentOutcome>;
     const before = structuredClone(next.conversation);
-    for (const name of current.agents) if (finished[name]) markStarted(ensemble, name, before, (next.data as unknown as RunData).book);
+    for (const name of current.agents)
+      if (finished[name])
+        markStarted(ensemble, name, before, (next.data as unknown as RunData).book);
     for (const name of current.agents) {
       const outcome = finished[name];
       if (!outcome) continue;
-      recordTurn(next.conversation, ensemble, { agent_name: name, input_data: { ...current.inputs[name]!.input_data }, ...outcome });
-      emit({ type: 'turn_recorded', turn: next.conversation.conversation_history.at(-1)!, turn_count: next.conversation.turn_count });
+      recordTurn(next.conversation, ensemble, {
+        agent_name: name,
+        input_data: { ...current.inputs[name]!.input_data },
+        ...outcome,
+      });
+      emit({
+        type: 'turn_recorded',
+        turn: next.conversation.conversation_history.at(-1)!,
+        turn_count: next.conversation.turn_count,
+      });
     }
     next.execution.stepHistory.push({ step: current.step, agents: current.agents });
     next.execution.currentStep = null;
     next.execution.nextSteps = [];
     await save(next, `turn-${next.conversation.turn_count}`);
-    const failure = current.agents.map((name) => failures.get(name)).find((entry) => entry !== undefined);
+    const failure = current.agents
+      .map((name) => failures.get(name))
+      .find((entry) => entry !== undefined);
     if (failure) return finish('error', failure);
     if (controller.signal.aborted) return finish('timeout');
   }

@@ -78,7 +78,12 @@ function dependencyStatus(
 }
 
 /** Whether the agent wants to run: 'run', 'limited' (only a limit stops it) or 'no'. */
-function wants(agent: EnsembleAgent, state: ConversationState, book: SchedulerBook, context: () => ConditionContext): 'run' | 'limited' | 'no' {
+function wants(
+  agent: EnsembleAgent,
+  state: ConversationState,
+  book: SchedulerBook,
+  context: () => ConditionContext,
+): 'run' | 'limited' | 'no' {
   const own = state.agent_execution_count[agent.name] ?? 0;
   if (agent.depends_on.length === 0) return own === 0 ? 'run' : 'no';
   if (own === 0 && agent.conversation.triggers_conversation) return 'run';
@@ -115,7 +120,11 @@ export function conditionContext(state: ConversationState): ConditionContext {
 }
 
 /** Plans the next step. Throws {@link SchedulingError} when a condition fails to evaluate. */
-export function planStep(ensemble: Ensemble, state: ConversationState, book: SchedulerBook): StepPlan {
+export function planStep(
+  ensemble: Ensemble,
+  state: ConversationState,
+  book: SchedulerBook,
+): StepPlan {
   let cached: ConditionContext | undefined;
   const context = () => (cached ??= conditionContext(state));
   const plan: StepPlan = { ready: [], limited: [] };
@@ -123,7 +132,10 @@ export function planStep(ensemble: Ensemble, state: ConversationState, book: Sch
     const decision = wants(agent, state, book, context);
     if (decision === 'no') continue;
     const own = state.agent_execution_count[agent.name] ?? 0;
-    const cap = Math.min(agent.conversation.max_turns, ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity);
+    const cap = Math.min(
+      agent.conversation.max_turns,
+      ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity,
+    );
     if (decision === 'limited' || own >= cap) plan.limited.push(agent.name);
     else plan.ready.push(agent.name);
   }
@@ -131,14 +143,20 @@ export function planStep(ensemble: Ensemble, state: ConversationState, book: Sch
 }
 
 /** Records that `agent` started with the committed state `state`: marks its dependencies consumed. */
-export function markStarted(ensemble: Ensemble, agentName: string, state: ConversationState, book: SchedulerBook): void {
+export function markStarted(
+  ensemble: Ensemble,
+  agentName: string,
+  state: ConversationState,
+  book: SchedulerBook,
+): void {
   const agent = ensemble.agents.find((candidate) => candidate.name === agentName);
   if (!agent) return;
   const consumed = (book.consumed[agentName] ??= {});
   const triggers = (book.triggers[agentName] ??= {});
   for (const dep of agent.depends_on) {
     const runs = state.agent_execution_count[dep.agent_name] ?? 0;
-    if (runs > (consumed[dep.agent_name] ?? 0)) triggers[dep.agent_name] = (triggers[dep.agent_name] ?? 0) + 1;
+    if (runs > (consumed[dep.agent_name] ?? 0))
+      triggers[dep.agent_name] = (triggers[dep.agent_name] ?? 0) + 1;
     consumed[dep.agent_name] = runs;
   }
 }

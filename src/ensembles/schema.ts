@@ -11,7 +11,10 @@ export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 const agentName = z
   .string()
-  .regex(AGENT_NAME_PATTERN, 'expected a name of letters, digits, "_" or "-" that starts with a letter or "_"');
+  .regex(
+    AGENT_NAME_PATTERN,
+    'expected a name of letters, digits, "_" or "-" that starts with a letter or "_"',
+  );
 
 /** One dependency as written: an agent name, or the object form with a condition. */
 export const dependencySchema = z.union([
@@ -135,7 +138,10 @@ export interface Ensemble {
 }
 
 /** Folds aliases and applies defaults. Assumes the file passed {@link ensembleFileSchema}. */
-export function normalizeEnsemble(file: EnsembleFile, where: { baseDir?: string; file?: string } = {}): Ensemble {
+export function normalizeEnsemble(
+  file: EnsembleFile,
+  where: { baseDir?: string; file?: string } = {},
+): Ensemble {
   return {
     name: file.name,
     description: file.description,

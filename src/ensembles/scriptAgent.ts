@@ -82,12 +82,18 @@ export function splitCommand(command: string): string[] {
 /** The program and arguments to spawn for a script field. */
 export function resolveCommand(command: string, baseDir: string): { file: string; args: string[] } {
   const [first, ...rest] = splitCommand(command);
-  if (!first) throw new ColloquyError('ENSEMBLE_INVALID', 'A script agent has an empty script. Set script to a command or a path.');
+  if (!first)
+    throw new ColloquyError(
+      'ENSEMBLE_INVALID',
+      'A script agent has an empty script. Set script to a command or a path.',
+    );
   const local = path.resolve(baseDir, first);
   const isPath = first.includes('/') || first.includes(path.sep) || existsSync(local);
   if (!isPath) return { file: first, args: rest };
   const interpreter = INTERPRETERS[path.extname(local).toLowerCase()];
-  return interpreter ? { file: interpreter[0]!, args: [...interpreter.slice(1), local, ...rest] } : { file: local, args: rest };
+  return interpreter
+    ? { file: interpreter[0]!, args: [...interpreter.slice(1), local, ...rest] }
+    : { file: local, args: rest };
 }
 
 function killGroup(pid: number | undefined): void {
@@ -105,14 +111,34 @@ function parseReply(agent: string, stdout: string, stderr: string): ScriptAgentR
     reply = JSON.parse(stdout);
   } catch {
     const shown = stdout.trim() === '' ? '(nothing)' : JSON.stringify(stdout.slice(0, 200));
-    throw new AgentRunError(agent, `its stdout is not JSON: ${shown}. A script agent must print one JSON object {"success": true, "data": {...}}.`, { stderr });
+    throw new AgentRunError(
+      agent,
+      `its stdout is not JSON: ${shown}. A script agent must print one JSON object {"success": true, "data": {...}}.`,
+      { stderr },
+    );
   }
   const object = reply as Partial<ScriptAgentReply> | null;
-  if (!object || typeof object !== 'object' || Array.isArray(object) || typeof object.success !== 'boolean') {
-    throw new AgentRunError(agent, `its reply ${JSON.stringify(reply).slice(0, 200)} has no boolean "success". Print {"success": true, "data": {...}}.`, { stderr });
+  if (
+    !object ||
+    typeof object !== 'object' ||
+    Array.isArray(object) ||
+    typeof object.success !== 'boolean'
+  ) {
+    throw new AgentRunError(
+      agent,
+      `its reply ${JSON.stringify(reply).slice(0, 200)} has no boolean "success". Print {"success": true, "data": {...}}.`,
+      { stderr },
+    );
   }
-  if (object.data !== undefined && (typeof object.data !== 'object' || object.data === null || Array.isArray(object.data))) {
-    throw new AgentRunError(agent, `its "data" is ${JSON.stringify(object.data).slice(0, 100)}, not an object. Wrap it, e.g. {"data": {"value": ...}}.`, { stderr });
+  if (
+    object.data !== undefined &&
+    (typeof object.data !== 'object' || object.data === null || Array.isArray(object.data))
+  ) {
+    throw new AgentRunError(
+      agent,
+      `its "data" is ${JSON.stringify(object.data).slice(0, 100)}, not an object. Wrap it, e.g. {"data": {"value": ...}}.`,
+      { stderr },
+    );
   }
   return object as ScriptAgentReply;
 }
@@ -131,7 +157,12 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
   const baseDir = options.baseDir ?? process.cwd();
   const { file, args } = resolveCommand(options.command, baseDir);
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: baseDir, detached: true, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+    const child = spawn(file, args, {
+      cwd: baseDir,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      shell: false,
+    });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let size = 0;
@@ -142,8 +173,17 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
       failure ??= new AgentRunError(agent, message, { stderr: stderrText() });
       killGroup(child.pid);
     };
-    const timer = setTimeout(() => fail(`it did not finish within ${options.timeoutMs / 1000}s and was killed with its process group. Raise timeout_seconds or make the script faster.`), options.timeoutMs);
-    const onAbort = () => fail('the run was stopped (timeout or cancellation) and the script was killed with its process group.');
+    const timer = setTimeout(
+      () =>
+        fail(
+          `it did not finish within ${options.timeoutMs / 1000}s and was killed with its process group. Raise timeout_seconds or make the script faster.`,
+        ),
+      options.timeoutMs,
+    );
+    const onAbort = () =>
+      fail(
+        'the run was stopped (timeout or cancellation) and the script was killed with its process group.',
+      );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
@@ -156,12 +196,24 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
       const errText = stderrText();
       if (code !== 0) {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        return reject(new AgentRunError(agent, `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}. Fix the script so it exits 0 after printing its JSON reply.`, { stderr: errText }));
+        return reject(
+          new AgentRunError(
+            agent,
+            `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}. Fix the script so it exits 0 after printing its JSON reply.`,
+            { stderr: errText },
+          ),
+        );
       }
       try {
         const reply = parseReply(agent, Buffer.concat(stdout).toString('utf8'), errText);
         if (!reply.success) {
-          return reject(new AgentRunError(agent, `it replied success: false: ${reply.error ?? '(no error message)'}`, { stderr: errText }));
+          return reject(
+            new AgentRunError(
+              agent,
+              `it replied success: false: ${reply.error ?? '(no error message)'}`,
+              { stderr: errText },
+            ),
+          );
         }
         resolve({ reply, stderr: errText });
       } catch (error) {
@@ -169,13 +221,20 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
       }
     };
     child.on('error', (error) => {
-      failure ??= new AgentRunError(agent, `could not start ${file}: ${error.message}. Check that script names an existing executable (chmod +x) or a command on PATH.`, { cause: error });
+      failure ??= new AgentRunError(
+        agent,
+        `could not start ${file}: ${error.message}. Check that script names an existing executable (chmod +x) or a command on PATH.`,
+        { cause: error },
+      );
       finish(null, null);
     });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const collect = (chunks: Buffer[]) => (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT_BYTES) return fail(`it wrote more than ${MAX_OUTPUT_BYTES} bytes; write less, or write files and return their paths.`);
+      if (size > MAX_OUTPUT_BYTES)
+        return fail(
+          `it wrote more than ${MAX_OUTPUT_BYTES} bytes; write less, or write files and return their paths.`,
+        );
       chunks.push(chunk);
     };
     child.stdout.on('data', collect(stdout));

@@ -50,8 +50,15 @@ export interface ConversationState {
 }
 
 /** An empty state; `initialContext` seeds `accumulated_context`. */
-export function createConversationState(initialContext: Record<string, unknown> = {}): ConversationState {
-  return { turn_count: 0, agent_execution_count: {}, accumulated_context: { ...initialContext }, conversation_history: [] };
+export function createConversationState(
+  initialContext: Record<string, unknown> = {},
+): ConversationState {
+  return {
+    turn_count: 0,
+    agent_execution_count: {},
+    accumulated_context: { ...initialContext },
+    conversation_history: [],
+  };
 }
 
 /** An all-zero usage. */
@@ -92,7 +99,8 @@ export function recordTurn(
   turn: Omit<ConversationTurn, 'turn_number'>,
 ): ConversationState {
   state.turn_count += 1;
-  state.agent_execution_count[turn.agent_name] = (state.agent_execution_count[turn.agent_name] ?? 0) + 1;
+  state.agent_execution_count[turn.agent_name] =
+    (state.agent_execution_count[turn.agent_name] ?? 0) + 1;
   state.conversation_history.push({ turn_number: state.turn_count, ...turn });
   const agent = ensemble.agents.find((candidate) => candidate.name === turn.agent_name);
   state.accumulated_context[agent?.conversation.state_key ?? turn.agent_name] = turn.output_data;

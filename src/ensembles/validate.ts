@@ -54,26 +54,59 @@ function depsOf(agent: Raw): { key: string; list: unknown[] } {
   return { key, list: Array.isArray(agent[key]) ? (agent[key] as unknown[]) : [] };
 }
 
-function checkAgent(agent: Raw, index: number, names: Set<string>, options: ValidateEnsembleOptions, report: Report): void {
+function checkAgent(
+  agent: Raw,
+  index: number,
+  names: Set<string>,
+  options: ValidateEnsembleOptions,
+  report: Report,
+): void {
   const at: Path = ['agents', index];
   const hasScript = agent.script !== undefined;
   const hasProfile = agent.model_profile !== undefined;
   if (hasScript && hasProfile) {
-    report([...at, 'model_profile'], 'an agent has either script or model_profile, not both; remove one');
+    report(
+      [...at, 'model_profile'],
+      'an agent has either script or model_profile, not both; remove one',
+    );
   } else if (!hasScript && !hasProfile) {
-    report([...at, 'name'], `agent "${String(agent.name)}" needs exactly one of script (a command) or model_profile (a profile name)`);
+    report(
+      [...at, 'name'],
+      `agent "${String(agent.name)}" needs exactly one of script (a command) or model_profile (a profile name)`,
+    );
   }
-  if (agent.type === 'script' && hasProfile) report([...at, 'type'], 'type is script but the agent has model_profile; use script or change type to llm');
-  if (agent.type === 'llm' && hasScript) report([...at, 'type'], 'type is llm but the agent has script; use model_profile or change type to script');
+  if (agent.type === 'script' && hasProfile)
+    report(
+      [...at, 'type'],
+      'type is script but the agent has model_profile; use script or change type to llm',
+    );
+  if (agent.type === 'llm' && hasScript)
+    report(
+      [...at, 'type'],
+      'type is llm but the agent has script; use model_profile or change type to script',
+    );
   if (agent.depends_on !== undefined && agent.dependencies !== undefined) {
-    report([...at, 'dependencies'], 'depends_on and dependencies are the same field (dependencies is the llm-orc spelling); keep one');
+    report(
+      [...at, 'dependencies'],
+      'depends_on and dependencies are the same field (dependencies is the llm-orc spelling); keep one',
+    );
   }
   if (agent.system_prompt !== undefined && agent.prompt !== undefined) {
-    report([...at, 'prompt'], 'system_prompt and prompt are the same field (prompt is the llm-orc spelling); keep one');
+    report(
+      [...at, 'prompt'],
+      'system_prompt and prompt are the same field (prompt is the llm-orc spelling); keep one',
+    );
   }
-  if (options.profileNames && typeof agent.model_profile === 'string' && !options.profileNames.includes(agent.model_profile)) {
+  if (
+    options.profileNames &&
+    typeof agent.model_profile === 'string' &&
+    !options.profileNames.includes(agent.model_profile)
+  ) {
     const known = options.profileNames.length ? options.profileNames.join(', ') : '(none)';
-    report([...at, 'model_profile'], `profile "${agent.model_profile}" does not exist (known: ${known}); define it under profiles: in colloquy.yaml`);
+    report(
+      [...at, 'model_profile'],
+      `profile "${agent.model_profile}" does not exist (known: ${known}); define it under profiles: in colloquy.yaml`,
+    );
   }
   const { key, list } = depsOf(agent);
   list.forEach((dep, d) => {
@@ -81,11 +114,19 @@ function checkAgent(agent: Raw, index: number, names: Set<string>, options: Vali
     const target = typeof dep === 'string' ? dep : object?.agent_name;
     const depPath: Path = typeof dep === 'string' ? [...at, key, d] : [...at, key, d, 'agent_name'];
     if (typeof target === 'string' && !names.has(target)) {
-      report(depPath, `depends on "${target}", which is not an agent of this ensemble (agents: ${[...names].join(', ')})`);
+      report(
+        depPath,
+        `depends on "${target}", which is not an agent of this ensemble (agents: ${[...names].join(', ')})`,
+      );
     }
     if (typeof object?.condition === 'string') {
       const problem = checkCondition(object.condition);
-      if (problem) report([...at, key, d, 'condition'], `${problem.message} (character ${problem.offset + 1})`, problem.offset);
+      if (problem)
+        report(
+          [...at, key, d, 'condition'],
+          `${problem.message} (character ${problem.offset + 1})`,
+          problem.offset,
+        );
     }
   });
 }
@@ -98,7 +139,9 @@ function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[
     const targets = depsOf(agent).list.flatMap((dep) => {
       if (typeof dep === 'string') return [dep];
       const object = asRecord(dep);
-      return object && object.condition === undefined && typeof object.agent_name === 'string' ? [object.agent_name] : [];
+      return object && object.condition === undefined && typeof object.agent_name === 'string'
+        ? [object.agent_name]
+        : [];
     });
     edges.set(agent.name, targets);
   });
@@ -122,27 +165,53 @@ function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[
 }
 
 function semanticChecks(raw: Raw, options: ValidateEnsembleOptions, report: Report): void {
-  const agents = (Array.isArray(raw.agents) ? raw.agents : []).map((agent) => asRecord(agent) ?? {});
+  const agents = (Array.isArray(raw.agents) ? raw.agents : []).map(
+    (agent) => asRecord(agent) ?? {},
+  );
   const names = new Set<string>();
   agents.forEach((agent, index) => {
     if (typeof agent.name !== 'string') return;
-    if (names.has(agent.name)) report(['agents', index, 'name'], `agent name "${agent.name}" is used twice; names must be unique`);
+    if (names.has(agent.name))
+      report(
+        ['agents', index, 'name'],
+        `agent name "${agent.name}" is used twice; names must be unique`,
+      );
     names.add(agent.name);
   });
   agents.forEach((agent, index) => checkAgent(agent, index, names, options, report));
   for (const { index, cycle } of unconditionalCycles(agents)) {
-    report(['agents', Math.max(0, index), 'name'], `unconditional dependency cycle ${cycle.join(' -> ')}: none of these agents can start; give one dependency a condition`);
+    report(
+      ['agents', Math.max(0, index), 'name'],
+      `unconditional dependency cycle ${cycle.join(' -> ')}: none of these agents can start; give one dependency a condition`,
+    );
   }
   const limits = asRecord(asRecord(raw.conversation_limits)?.max_agent_executions);
   for (const name of Object.keys(limits ?? {})) {
-    if (!names.has(name)) report(['conversation_limits', 'max_agent_executions', name], `"${name}" is not an agent of this ensemble (agents: ${[...names].join(', ')})`);
+    if (!names.has(name))
+      report(
+        ['conversation_limits', 'max_agent_executions', name],
+        `"${name}" is not an agent of this ensemble (agents: ${[...names].join(', ')})`,
+      );
   }
 }
 
-function locate(doc: Document, lineCounter: LineCounter, path: Path, offset: number | undefined, preferKey: boolean) {
+function locate(
+  doc: Document,
+  lineCounter: LineCounter,
+  path: Path,
+  offset: number | undefined,
+  preferKey: boolean,
+) {
   const node = doc.getIn(path, true);
-  if (offset !== undefined && isScalar(node) && node.range && (node.type === 'PLAIN' || node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')) {
-    const { line, col } = lineCounter.linePos(node.range[0] + offset + (node.type === 'PLAIN' ? 0 : 1));
+  if (
+    offset !== undefined &&
+    isScalar(node) &&
+    node.range &&
+    (node.type === 'PLAIN' || node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE')
+  ) {
+    const { line, col } = lineCounter.linePos(
+      node.range[0] + offset + (node.type === 'PLAIN' ? 0 : 1),
+    );
     return { line, column: col };
   }
   return locateYamlPath(doc, path, lineCounter, preferKey) ?? { line: 1, column: 1 };
@@ -158,7 +227,10 @@ function locate(doc: Document, lineCounter: LineCounter, path: Path, offset: num
  * for (const issue of issues) console.error(formatEnsembleIssue(issue));
  * ```
  */
-export function validateEnsembleText(text: string, options: ValidateEnsembleOptions = {}): EnsembleValidation {
+export function validateEnsembleText(
+  text: string,
+  options: ValidateEnsembleOptions = {},
+): EnsembleValidation {
   const file = options.file ?? '<ensemble>';
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -166,7 +238,13 @@ export function validateEnsembleText(text: string, options: ValidateEnsembleOpti
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
       const { line, col } = lineCounter.linePos(error.pos[0]);
-      issues.push({ file, line, column: col, path: '(yaml)', message: `invalid YAML: ${error.message.split('\n')[0]}` });
+      issues.push({
+        file,
+        line,
+        column: col,
+        path: '(yaml)',
+        message: `invalid YAML: ${error.message.split('\n')[0]}`,
+      });
     }
     return { issues };
   }
@@ -180,12 +258,23 @@ export function validateEnsembleText(text: string, options: ValidateEnsembleOpti
     for (const issue of parsed.error.issues) {
       const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) report([...path, key], `unknown key "${key}" (remove it or check its spelling)`, undefined, true);
+        for (const key of issue.keys)
+          report(
+            [...path, key],
+            `unknown key "${key}" (remove it or check its spelling)`,
+            undefined,
+            true,
+          );
       } else report(path, issue.message);
     }
   }
-  semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) => report(path, message, offset));
+  semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) =>
+    report(path, message, offset),
+  );
   issues.sort((a, b) => a.line - b.line || a.column - b.column);
   if (issues.length > 0 || !parsed.success) return { issues };
-  return { issues, ensemble: normalizeEnsemble(parsed.data, { baseDir: options.baseDir, file: options.file }) };
+  return {
+    issues,
+    ensemble: normalizeEnsemble(parsed.data, { baseDir: options.baseDir, file: options.file }),
+  };
 }

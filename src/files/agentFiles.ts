@@ -28,7 +28,8 @@ export class AgentFiles {
   #synced: Promise<void> | undefined;
 
   constructor(owner: string, folder: string, fileSearch: FileSearchMode | FileSearchOptions = {}) {
-    const options: FileSearchOptions = typeof fileSearch === 'string' ? { mode: fileSearch } : fileSearch;
+    const options: FileSearchOptions =
+      typeof fileSearch === 'string' ? { mode: fileSearch } : fileSearch;
     this.mode = options.mode ?? 'local';
     if (this.mode === 'openai') {
       this.vectorStore = new OpenAIVectorStoreSync(folder, { ...options, owner });
@@ -43,7 +44,9 @@ export class AgentFiles {
       this.folder = this.index.folder;
       this.tool = localFileSearchTool(this.index, folder);
     } else {
-      throw new ConfigError(`${owner}: fileSearch mode "${String(this.mode)}" is unknown; use 'local' or 'openai'.`);
+      throw new ConfigError(
+        `${owner}: fileSearch mode "${String(this.mode)}" is unknown; use 'local' or 'openai'.`,
+      );
     }
   }
 

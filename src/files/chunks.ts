@@ -40,7 +40,9 @@ export function chunkText(text: string, size: number, overlap: number): Chunk[] 
 /** The index's own word splitting and normalization, so line matching agrees with the index. */
 export function termsOf(text: string): string[] {
   const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-  const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => string | null | undefined | false;
+  const processTerm = MiniSearch.getDefault('processTerm') as (
+    term: string,
+  ) => string | null | undefined | false;
   const terms: string[] = [];
   for (const token of tokenize(text)) {
     const term = processTerm(token);
@@ -57,7 +59,9 @@ export function termsOf(text: string): string[] {
 export function citeLines(chunk: Chunk, matched: readonly string[]): LineRange {
   const wanted = new Set(matched);
   const lines = chunk.text.split('\n');
-  const counts = lines.map((line) => new Set(termsOf(line).filter((term) => wanted.has(term))).size);
+  const counts = lines.map(
+    (line) => new Set(termsOf(line).filter((term) => wanted.has(term))).size,
+  );
   let best = -1;
   counts.forEach((count, i) => {
     if (count > 0 && (best < 0 || count > counts[best]!)) best = i;

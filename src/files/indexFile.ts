@@ -51,9 +51,12 @@ export async function readOptionalFile(path: string, what: string): Promise<stri
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new StoreError(`Could not read ${what} "${path}": ${(error as Error).message}. Check its permissions.`, {
-      cause: error,
-    });
+    throw new StoreError(
+      `Could not read ${what} "${path}": ${(error as Error).message}. Check its permissions.`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -68,7 +71,8 @@ export async function loadIndexFile(path: string): Promise<IndexFileData | null>
     throw corrupt(path, 'it is not valid JSON', error);
   }
   const parsed = indexFileSchema.safeParse(json);
-  if (!parsed.success) throw corrupt(path, parsed.error.issues[0]?.message ?? 'unexpected shape', parsed.error);
+  if (!parsed.success)
+    throw corrupt(path, parsed.error.issues[0]?.message ?? 'unexpected shape', parsed.error);
   return parsed.data;
 }
 

@@ -10,9 +10,27 @@ import MiniSearch from 'minisearch';
 import type { Options as MiniSearchOptions } from 'minisearch';
 import type { Logger } from 'pino';
 import { chunkText, citeLines } from './chunks.js';
-import { FILE_INDEX_SCHEMA_VERSION, loadIndexFile, saveIndexFile, type FileEntry } from './indexFile.js';
-import { folderKey, resolveFileSearchOptions, type Citation, type FileSearchOptions } from './options.js';
-import { hasBinaryExtension, looksBinary, readFileBytes, scanFolder, sha256, type ReadFileFunction, type ScannedFile } from './scan.js';
+import {
+  FILE_INDEX_SCHEMA_VERSION,
+  loadIndexFile,
+  saveIndexFile,
+  type FileEntry,
+} from './indexFile.js';
+import {
+  folderKey,
+  resolveFileSearchOptions,
+  type Citation,
+  type FileSearchOptions,
+} from './options.js';
+import {
+  hasBinaryExtension,
+  looksBinary,
+  readFileBytes,
+  scanFolder,
+  sha256,
+  type ReadFileFunction,
+  type ScannedFile,
+} from './scan.js';
 
 /** Options of {@link FileIndex}. */
 export interface FileIndexOptions extends Pick<
@@ -78,7 +96,10 @@ export class FileIndex {
     this.#owner = options.owner ?? 'FileIndex';
     this.#options = resolveFileSearchOptions(folder, options, this.#owner);
     this.folder = this.#options.folder;
-    this.indexPath = this.#options.indexDir === null ? null : join(this.#options.indexDir, `${folderKey(this.folder)}.json`);
+    this.indexPath =
+      this.#options.indexDir === null
+        ? null
+        : join(this.#options.indexDir, `${folderKey(this.folder)}.json`);
     this.#read = options.readFile ?? readFileBytes;
     this.#logger = this.#options.logger;
   }
@@ -95,15 +116,27 @@ export class FileIndex {
     await this.update();
     const limit = options.limit ?? this.#options.maxResults;
     if (query.trim() === '') return [];
-    const hits = this.#search.search(query, { prefix: true, fuzzy: 0.2, boost: { text: 2 }, combineWith: 'OR' });
+    const hits = this.#search.search(query, {
+      prefix: true,
+      fuzzy: 0.2,
+      boost: { text: 2 },
+      combineWith: 'OR',
+    });
     const citations: Citation[] = [];
     for (const hit of hits) {
-      const range = citeLines({ startLine: hit.startLine, endLine: hit.endLine, text: hit.text }, hit.terms);
+      const range = citeLines(
+        { startLine: hit.startLine, endLine: hit.endLine, text: hit.text },
+        hit.terms,
+      );
       const overlaps = citations.some(
         (c) => c.path === hit.path && c.startLine <= range.endLine && range.startLine <= c.endLine,
       );
       if (overlaps) continue;
-      citations.push({ path: hit.path as string, ...range, score: Math.round(hit.score * 100) / 100 });
+      citations.push({
+        path: hit.path as string,
+        ...range,
+        score: Math.round(hit.score * 100) / 100,
+      });
       if (citations.length >= limit) break;
     }
     return citations;
@@ -120,7 +153,9 @@ export class FileIndex {
       report.removed.push(path);
     }
     for (const file of scanned) await this.#refresh(file, report);
-    const dirty = report.added.length + report.changed.length + report.removed.length + report.skipped.length > 0;
+    const dirty =
+      report.added.length + report.changed.length + report.removed.length + report.skipped.length >
+      0;
     if (dirty && this.#search.dirtCount > 0) await this.#search.vacuum({ batchWait: 0 });
     if (dirty && this.indexPath) {
       await saveIndexFile(this.indexPath, {
@@ -158,13 +193,24 @@ export class FileIndex {
       return;
     }
     if (known) this.#drop(file.path);
-    const chunks = chunkText(bytes.toString('utf8'), this.#options.chunkLines, this.#options.chunkOverlap);
-    this.#search.addAll(chunks.map((chunk, i) => ({ id: `${file.path}#${i}`, path: file.path, ...chunk })));
+    const chunks = chunkText(
+      bytes.toString('utf8'),
+      this.#options.chunkLines,
+      this.#options.chunkOverlap,
+    );
+    this.#search.addAll(
+      chunks.map((chunk, i) => ({ id: `${file.path}#${i}`, path: file.path, ...chunk })),
+    );
     this.#files[file.path] = { ...stat, sha256: hash, chunks: chunks.length };
     (known ? report.changed : report.added).push(file.path);
   }
 
-  #skip(file: ScannedFile, known: FileEntry | undefined, entry: FileEntry, report: IndexUpdate): void {
+  #skip(
+    file: ScannedFile,
+    known: FileEntry | undefined,
+    entry: FileEntry,
+    report: IndexUpdate,
+  ): void {
     const reason = file.size > this.#options.maxFileBytes ? 'too large' : 'binary';
     if (known) this.#drop(file.path);
     this.#files[file.path] = { ...entry, skipped: reason };

@@ -10,11 +10,26 @@ import { getDefaultOpenAIClient } from '@openai/agents-openai';
 import OpenAI, { toFile } from 'openai';
 import { ConfigError } from '../errors.js';
 import { loadManifest, saveManifest, type VectorStoreManifest } from './openaiManifest.js';
-import { folderKey, resolveFileSearchOptions, type FileSearchOptions, type ResolvedFileSearchOptions } from './options.js';
-import { hasBinaryExtension, looksBinary, readFileBytes, scanFolder, sha256, type ReadFileFunction, type ScannedFile } from './scan.js';
+import {
+  folderKey,
+  resolveFileSearchOptions,
+  type FileSearchOptions,
+  type ResolvedFileSearchOptions,
+} from './options.js';
+import {
+  hasBinaryExtension,
+  looksBinary,
+  readFileBytes,
+  scanFolder,
+  sha256,
+  type ReadFileFunction,
+  type ScannedFile,
+} from './scan.js';
 
 /** Extensions OpenAI file search accepts as they are; other text files are uploaded as `<name>.txt`. */
-const ACCEPTED = new Set('c cpp cs css doc docx go html java js json md pdf php pptx py rb sh tex ts txt'.split(' '));
+const ACCEPTED = new Set(
+  'c cpp cs css doc docx go html java js json md pdf php pptx py rb sh tex ts txt'.split(' '),
+);
 /** Binary formats OpenAI file search reads itself. */
 const BINARY_ACCEPTED = new Set(['pdf', 'doc', 'docx', 'pptx']);
 
@@ -61,13 +76,26 @@ export class OpenAIVectorStoreSync {
   async sync(): Promise<VectorStoreSyncResult> {
     const client = this.#client();
     const name = this.#options.vectorStoreName;
-    const vectorStoreId = (await this.#findStore(client, name)) ?? (await client.vectorStores.create({ name })).id;
+    const vectorStoreId =
+      (await this.#findStore(client, name)) ?? (await client.vectorStores.create({ name })).id;
     const stored = this.manifestPath ? await loadManifest(this.manifestPath) : this.#memoryManifest;
     const manifest: VectorStoreManifest =
       stored && stored.vectorStoreId === vectorStoreId && stored.folder === this.folder
         ? stored
-        : { schemaVersion: 1, folder: this.folder, vectorStoreId, vectorStoreName: name, files: {} };
-    const result: VectorStoreSyncResult = { vectorStoreId, uploaded: [], removed: [], skipped: [], unchanged: 0 };
+        : {
+            schemaVersion: 1,
+            folder: this.folder,
+            vectorStoreId,
+            vectorStoreName: name,
+            files: {},
+          };
+    const result: VectorStoreSyncResult = {
+      vectorStoreId,
+      uploaded: [],
+      removed: [],
+      skipped: [],
+      unchanged: 0,
+    };
     const scanned = await scanFolder(this.folder, this.#owner);
     const present = new Set(scanned.map((file) => file.path));
     for (const [path, entry] of Object.entries(manifest.files)) {
@@ -82,7 +110,12 @@ export class OpenAIVectorStoreSync {
     return result;
   }
 
-  async #syncFile(client: OpenAI, manifest: VectorStoreManifest, file: ScannedFile, result: VectorStoreSyncResult): Promise<void> {
+  async #syncFile(
+    client: OpenAI,
+    manifest: VectorStoreManifest,
+    file: ScannedFile,
+    result: VectorStoreSyncResult,
+  ): Promise<void> {
     const known = manifest.files[file.path];
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) {
       result.unchanged += 1;
@@ -91,7 +124,11 @@ export class OpenAIVectorStoreSync {
     const ext = extname(file.path).slice(1).toLowerCase();
     const tooLarge = file.size > this.#options.maxFileBytes;
     if (tooLarge || (hasBinaryExtension(file.path) && !BINARY_ACCEPTED.has(ext))) {
-      this.#warn(file.path, tooLarge ? `larger than ${this.#options.maxFileBytes} bytes` : 'a binary file', result);
+      this.#warn(
+        file.path,
+        tooLarge ? `larger than ${this.#options.maxFileBytes} bytes` : 'a binary file',
+        result,
+      );
       return;
     }
     const bytes = await this.#read(file.absolutePath);
@@ -107,8 +144,14 @@ export class OpenAIVectorStoreSync {
       return;
     }
     const uploadName = ACCEPTED.has(ext) ? basename(file.path) : `${basename(file.path)}.txt`;
-    const uploaded = await client.files.create({ file: await toFile(bytes, uploadName), purpose: 'assistants' });
-    await client.vectorStores.files.create(manifest.vectorStoreId, { file_id: uploaded.id, attributes: { path: file.path } });
+    const uploaded = await client.files.create({
+      file: await toFile(bytes, uploadName),
+      purpose: 'assistants',
+    });
+    await client.vectorStores.files.create(manifest.vectorStoreId, {
+      file_id: uploaded.id,
+      attributes: { path: file.path },
+    });
     if (known) await this.#remove(client, manifest.vectorStoreId, known.fileId);
     manifest.files[file.path] = { ...stat, sha256: hash, fileId: uploaded.id };
     result.uploaded.push(file.path);
@@ -124,7 +167,9 @@ export class OpenAIVectorStoreSync {
 
   /** Detaches and deletes an uploaded file; one that is already gone counts as removed. */
   async #remove(client: OpenAI, vectorStoreId: string, fileId: string): Promise<void> {
-    await ignoreNotFound(client.vectorStores.files.delete(fileId, { vector_store_id: vectorStoreId }));
+    await ignoreNotFound(
+      client.vectorStores.files.delete(fileId, { vector_store_id: vectorStoreId }),
+    );
     await ignoreNotFound(client.files.delete(fileId));
   }
 

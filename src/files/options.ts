@@ -85,11 +85,15 @@ export function resolveFileSearchOptions(
   owner: string,
 ): ResolvedFileSearchOptions {
   if (typeof folder !== 'string' || folder.trim() === '') {
-    throw new ConfigError(`${owner}: filesFolder is ${JSON.stringify(folder)}; pass the path of a folder of documents.`);
+    throw new ConfigError(
+      `${owner}: filesFolder is ${JSON.stringify(folder)}; pass the path of a folder of documents.`,
+    );
   }
   const mode = options.mode ?? 'local';
   if (mode !== 'local' && mode !== 'openai') {
-    throw new ConfigError(`${owner}: fileSearch mode "${String(mode)}" is unknown; use 'local' or 'openai'.`);
+    throw new ConfigError(
+      `${owner}: fileSearch mode "${String(mode)}" is unknown; use 'local' or 'openai'.`,
+    );
   }
   const absolute = resolve(folder);
   const resolved: ResolvedFileSearchOptions = {
@@ -101,7 +105,9 @@ export function resolveFileSearchOptions(
     chunkOverlap: options.chunkOverlap ?? 10,
     maxFileBytes: positive(options.maxFileBytes ?? 2 * 1024 * 1024, 'maxFileBytes', owner),
     client: options.client,
-    vectorStoreName: options.vectorStoreName ?? `${absolute.split(/[\\/]/).pop() || 'files'}-${folderKey(absolute).slice(0, 8)}`,
+    vectorStoreName:
+      options.vectorStoreName ??
+      `${absolute.split(/[\\/]/).pop() || 'files'}-${folderKey(absolute).slice(0, 8)}`,
     logger: options.logger ?? getDefaultLogger(),
   };
   const overlap = resolved.chunkOverlap;
@@ -115,7 +121,9 @@ export function resolveFileSearchOptions(
 
 function positive(value: number, name: string, owner: string): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new ConfigError(`${owner}: fileSearch.${name} is ${String(value)}; pass a whole number ≥ 1 or omit it.`);
+    throw new ConfigError(
+      `${owner}: fileSearch.${name} is ${String(value)}; pass a whole number ≥ 1 or omit it.`,
+    );
   }
   return value;
 }

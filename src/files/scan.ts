@@ -57,12 +57,17 @@ export function sha256(bytes: Buffer | string): string {
 export async function scanFolder(folder: string, owner: string): Promise<ScannedFile[]> {
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') {
-      throw new ConfigError(`${owner}: filesFolder "${folder}" does not exist. Create it or fix the path.`, { cause: error });
+      throw new ConfigError(
+        `${owner}: filesFolder "${folder}" does not exist. Create it or fix the path.`,
+        { cause: error },
+      );
     }
     throw error;
   });
   if (!info.isDirectory()) {
-    throw new ConfigError(`${owner}: filesFolder "${folder}" is not a directory. Pass a folder of documents.`);
+    throw new ConfigError(
+      `${owner}: filesFolder "${folder}" is not a directory. Pass a folder of documents.`,
+    );
   }
   const files: ScannedFile[] = [];
   await walk(folder, folder, files);

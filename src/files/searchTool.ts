@@ -28,7 +28,12 @@ export function parseCitations(listing: string): Array<Omit<Citation, 'score'>> 
   for (const line of listing.split('\n')) {
     const match = /^\[\d+\] (.+):(\d+)-(\d+) — (.*)$/.exec(line);
     if (match) {
-      entries.push({ path: match[1]!, startLine: Number(match[2]), endLine: Number(match[3]), excerpt: match[4]! });
+      entries.push({
+        path: match[1]!,
+        startLine: Number(match[2]),
+        endLine: Number(match[3]),
+        excerpt: match[4]!,
+      });
     }
   }
   return entries;
@@ -39,7 +44,10 @@ const parameters = z.object({
 });
 
 /** A `file_search` tool over a local {@link FileIndex}; each call brings the index up to date first. */
-export function localFileSearchTool(index: FileIndex, folderLabel: string): FunctionTool<unknown, typeof parameters> {
+export function localFileSearchTool(
+  index: FileIndex,
+  folderLabel: string,
+): FunctionTool<unknown, typeof parameters> {
   return tool({
     name: FILE_SEARCH_TOOL_NAME,
     description:

@@ -26,7 +26,11 @@ export function apiKeyEnvFor(profile: ModelProfile): string | undefined {
  * Returns the profile's API key from `env`, or undefined when the profile needs none. Throws
  * `MISSING_API_KEY` naming the variable when it is needed but unset or empty.
  */
-export function resolveApiKey(name: string, profile: ModelProfile, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function resolveApiKey(
+  name: string,
+  profile: ModelProfile,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
   const variable = apiKeyEnvFor(profile);
   if (variable === undefined) return undefined;
   const value = env[variable];
@@ -45,7 +49,11 @@ export function resolveApiKey(name: string, profile: ModelProfile, env: NodeJS.P
 /** The profile names a profile depends on: itself, then its fallbacks in order. */
 export function fallbackChain(name: string, registry: ProfileRegistry): string[] {
   const chain: string[] = [];
-  for (let next: string | undefined = name; next !== undefined; next = registry.get(next).fallback_model_profile) {
+  for (
+    let next: string | undefined = name;
+    next !== undefined;
+    next = registry.get(next).fallback_model_profile
+  ) {
     if (chain.includes(next)) break; // cycles are rejected when the registry is built
     chain.push(next);
   }
@@ -67,6 +75,7 @@ export function checkProfileKeys(
   env: NodeJS.ProcessEnv = process.env,
 ): void {
   for (const name of typeof names === 'string' ? [names] : names) {
-    for (const member of fallbackChain(name, registry)) resolveApiKey(member, registry.get(member), env);
+    for (const member of fallbackChain(name, registry))
+      resolveApiKey(member, registry.get(member), env);
   }
 }

@@ -66,19 +66,41 @@ export interface AttemptReporterOptions {
 
 /** An attempt in progress: call `finish` once with the outcome. */
 export interface AttemptHandle {
-  finish(result: Omit<ModelAttempt, 'type' | 'profile' | 'provider' | 'model' | 'attempt' | 'callAttempt' | 'stream' | 'durationMs'>): ModelAttempt;
+  finish(
+    result: Omit<
+      ModelAttempt,
+      | 'type'
+      | 'profile'
+      | 'provider'
+      | 'model'
+      | 'attempt'
+      | 'callAttempt'
+      | 'stream'
+      | 'durationMs'
+    >,
+  ): ModelAttempt;
 }
 
 /** The fields known when an attempt starts. */
-export type AttemptStart = Pick<ModelAttempt, 'profile' | 'provider' | 'model' | 'attempt' | 'callAttempt' | 'stream'>;
+export type AttemptStart = Pick<
+  ModelAttempt,
+  'profile' | 'provider' | 'model' | 'attempt' | 'callAttempt' | 'stream'
+>;
 
 /**
  * Starts an attempt: opens its `model_attempt` span (unless `tracing` is false) and returns a
  * handle that ends it, logs it and calls the listener.
  */
-export function startAttempt(start: AttemptStart, options: AttemptReporterOptions, tracing = true): AttemptHandle {
+export function startAttempt(
+  start: AttemptStart,
+  options: AttemptReporterOptions,
+  tracing = true,
+): AttemptHandle {
   const began = Date.now();
-  const span = createCustomSpan({ disabled: !tracing, data: { name: 'model_attempt', data: { ...start } } });
+  const span = createCustomSpan({
+    disabled: !tracing,
+    data: { name: 'model_attempt', data: { ...start } },
+  });
   span.start();
   return {
     finish(result) {
@@ -87,10 +109,13 @@ export function startAttempt(start: AttemptStart, options: AttemptReporterOption
         ...start,
         durationMs: Date.now() - began,
         ...result,
-        ...(result.error === undefined ? {} : { error: redactString(result.error, { secrets: options.secrets }) }),
+        ...(result.error === undefined
+          ? {}
+          : { error: redactString(result.error, { secrets: options.secrets }) }),
       };
       span.spanData.data = { ...attempt };
-      if (attempt.outcome === 'error') span.setError({ message: attempt.error ?? 'model call failed', data: { ...attempt } });
+      if (attempt.outcome === 'error')
+        span.setError({ message: attempt.error ?? 'model call failed', data: { ...attempt } });
       span.end();
       const logger = options.logger ?? getDefaultLogger();
       const { type: _type, ...fields } = attempt;

@@ -58,11 +58,22 @@ const interactionSchema = z
     key: z.string().min(1),
     label: z.string().optional(),
     stream: z.boolean(),
-    request: z.object({ system: z.string(), input: z.array(z.any()), tools: z.array(z.string()), handoffs: z.array(z.string()), output: z.string() }),
-    response: z.object({ output: z.array(z.any()), usage: z.any(), responseId: z.string().optional() }).optional(),
+    request: z.object({
+      system: z.string(),
+      input: z.array(z.any()),
+      tools: z.array(z.string()),
+      handoffs: z.array(z.string()),
+      output: z.string(),
+    }),
+    response: z
+      .object({ output: z.array(z.any()), usage: z.any(), responseId: z.string().optional() })
+      .optional(),
     events: z.array(z.any()).optional(),
   })
-  .refine((item) => item.response !== undefined || item.events !== undefined, 'an interaction needs response or events');
+  .refine(
+    (item) => item.response !== undefined || item.events !== undefined,
+    'an interaction needs response or events',
+  );
 
 /** The schema every cassette is read with. */
 export const cassetteSchema = z
@@ -86,7 +97,11 @@ export class Cassette {
   readonly #secrets: readonly string[];
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(file: string, interactions: CassetteInteraction[] = [], options: CassetteOptions = {}) {
+  constructor(
+    file: string,
+    interactions: CassetteInteraction[] = [],
+    options: CassetteOptions = {},
+  ) {
     this.path = path.resolve(file);
     this.interactions = interactions;
     this.#secrets = options.secrets ?? [];
@@ -122,7 +137,11 @@ export class Cassette {
 
   /** Writes the file atomically; writes are serialized. */
   save(): Promise<void> {
-    const data: CassetteData = { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, interactions: this.interactions };
+    const data: CassetteData = {
+      format: CASSETTE_FORMAT,
+      version: CASSETTE_VERSION,
+      interactions: this.interactions,
+    };
     const text = `${JSON.stringify(data, null, 2)}\n`;
     this.#writing = this.#writing.then(async () => {
       await mkdir(path.dirname(this.path), { recursive: true });

@@ -60,7 +60,8 @@ export class FallbackModel implements Model {
   readonly #calls = new WeakMap<object, CallState>();
 
   constructor(members: readonly FallbackMember[], options: FallbackModelOptions = {}) {
-    if (members.length === 0) throw new ColloquyError('CONFIG_INVALID', 'FallbackModel needs at least one model.');
+    if (members.length === 0)
+      throw new ColloquyError('CONFIG_INVALID', 'FallbackModel needs at least one model.');
     this.members = members;
     this.#options = options;
   }
@@ -88,7 +89,9 @@ export class FallbackModel implements Model {
       const handle = this.#start(member, state, request, true);
       let emitted = false;
       try {
-        for await (const event of member.instance.getStreamedResponse(this.#requestFor(member, request))) {
+        for await (const event of member.instance.getStreamedResponse(
+          this.#requestFor(member, request),
+        )) {
           emitted = true;
           yield event;
         }
@@ -141,7 +144,12 @@ export class FallbackModel implements Model {
     emitted: boolean,
   ): Outcome {
     const found: ModelErrorClass = classifyModelError(error, request.signal);
-    const base = { outcome: 'error' as const, error: messageOf(error), errorKind: found.kind, status: found.status };
+    const base = {
+      outcome: 'error' as const,
+      error: messageOf(error),
+      errorKind: found.kind,
+      status: found.status,
+    };
     const member = this.members[state.member]!;
     const runnerMax = request.modelSettings.retry?.maxRetries ?? 0;
     const runnerWillRepeat = state.runnerAttempts <= runnerMax && !emitted;
@@ -154,18 +162,29 @@ export class FallbackModel implements Model {
     if (!spent) {
       handle.finish({ ...base, next: 'retry' });
       const approveUnsafeReplay = found.kind === 'timeout';
-      return { kind: 'rethrow', error: attachRetryDecision(error, { retry: true, approveUnsafeReplay, reason: found.kind }) };
+      return {
+        kind: 'rethrow',
+        error: attachRetryDecision(error, { retry: true, approveUnsafeReplay, reason: found.kind }),
+      };
     }
     const next = this.members[state.member + 1];
     if (!next) {
       handle.finish({ ...base, next: 'fail' });
-      return { kind: 'rethrow', error: attachRetryDecision(this.#exhausted(error, state), { retry: false }) };
+      return {
+        kind: 'rethrow',
+        error: attachRetryDecision(this.#exhausted(error, state), { retry: false }),
+      };
     }
     handle.finish({ ...base, next: 'fallback', fallbackTo: next.profile });
     state.member += 1;
     state.failures = 0;
     if (runnerWillRepeat) {
-      const decision = { retry: true, delayMs: 0, approveUnsafeReplay: true, reason: `fallback to ${next.profile}` };
+      const decision = {
+        retry: true,
+        delayMs: 0,
+        approveUnsafeReplay: true,
+        reason: `fallback to ${next.profile}`,
+      };
       return { kind: 'rethrow', error: attachRetryDecision(error, decision) };
     }
     if (request.signal?.aborted) {

@@ -21,7 +21,9 @@ export type ProviderName = (typeof PROVIDERS)[number];
 /** One scripted step as written in YAML: final text, or a tool call. */
 export const scriptedStepSchema = z.union([
   z.string(),
-  z.object({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict(),
+  z
+    .object({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })
+    .strict(),
 ]);
 
 /** Backoff between retries, in milliseconds. Defaults: 250, 2000, 2, jitter on, Retry-After capped at 60000. */

@@ -19,7 +19,9 @@ import type { ModelProfile } from './profile.js';
 export type ProfileMap = Record<string, ModelProfile>;
 
 /** The schema of the user's profiles file: `profiles: { name: profile }`. */
-export const userProfilesFileSchema = z.object({ profiles: z.record(z.string().min(1), modelProfileSchema).default({}) }).strict();
+export const userProfilesFileSchema = z
+  .object({ profiles: z.record(z.string().min(1), modelProfileSchema).default({}) })
+  .strict();
 
 /** Profiles by name, with where each came from. */
 export interface ProfileRegistry {
@@ -65,10 +67,14 @@ export function defaultUserProfilesPath(): string {
 export function validateProfile(name: string, profile: ModelProfile, source: string): void {
   const where = `Profile "${name}" (${source})`;
   if (profile.provider === 'scripted' && !profile.script && !profile.script_file) {
-    throw new ConfigError(`${where} uses provider scripted but has neither script nor script_file. Add one of them.`);
+    throw new ConfigError(
+      `${where} uses provider scripted but has neither script nor script_file. Add one of them.`,
+    );
   }
   if (profile.provider === 'replay' && !profile.cassette) {
-    throw new ConfigError(`${where} uses provider replay but has no cassette. Set cassette to a recorded file.`);
+    throw new ConfigError(
+      `${where} uses provider replay but has no cassette. Set cassette to a recorded file.`,
+    );
   }
 }
 
@@ -144,9 +150,12 @@ async function readUserProfiles(file: string): Promise<ProfileMap> {
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ConfigError(`Could not read ${file}: ${(error as Error).message}. Check the file's permissions.`, {
-      cause: error,
-    });
+    throw new ConfigError(
+      `Could not read ${file}: ${(error as Error).message}. Check the file's permissions.`,
+      {
+        cause: error,
+      },
+    );
   }
   return parseYamlWithSchema(file, text, userProfilesFileSchema).profiles;
 }
@@ -165,13 +174,18 @@ export async function loadProfiles(options: LoadProfilesOptions = {}): Promise<P
   const userPath = path.resolve(options.userConfigPath ?? defaultUserProfilesPath());
   const project = options.projectConfig ?? (await loadProjectConfig({ cwd: options.cwd }));
   const sources: ProfileSource[] = [
-    { source: userPath, baseDir: path.dirname(userPath), profiles: await readUserProfiles(userPath) },
+    {
+      source: userPath,
+      baseDir: path.dirname(userPath),
+      profiles: await readUserProfiles(userPath),
+    },
     {
       source: project.configPath ?? path.join(project.baseDir, 'colloquy.yaml'),
       baseDir: project.baseDir,
       profiles: project.profiles ?? {},
     },
   ];
-  if (options.extra) sources.push({ source: 'code', baseDir: project.baseDir, profiles: options.extra });
+  if (options.extra)
+    sources.push({ source: 'code', baseDir: project.baseDir, profiles: options.extra });
   return createProfileRegistry(sources);
 }

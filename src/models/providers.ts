@@ -83,14 +83,20 @@ export function createProviderModel(profile: ModelProfile, context: ProviderCont
     case 'openai':
       return openaiModel(name, profile, env);
     case 'anthropic': {
-      const provider = createAnthropic({ apiKey: resolveApiKey(name, profile, env), baseURL: profile.base_url });
+      const provider = createAnthropic({
+        apiKey: resolveApiKey(name, profile, env),
+        baseURL: profile.base_url,
+      });
       return aisdk(provider(profile.model));
     }
     case 'ollama':
     case 'openai-compatible': {
-      const baseURL = profile.base_url ?? (profile.provider === 'ollama' ? OLLAMA_DEFAULT_BASE_URL : undefined);
+      const baseURL =
+        profile.base_url ?? (profile.provider === 'ollama' ? OLLAMA_DEFAULT_BASE_URL : undefined);
       if (!baseURL) {
-        throw new ConfigError(`Profile "${name}" uses provider openai-compatible but has no base_url. Set base_url to the server's /v1 URL.`);
+        throw new ConfigError(
+          `Profile "${name}" uses provider openai-compatible but has no base_url. Set base_url to the server's /v1 URL.`,
+        );
       }
       const provider = createOpenAICompatible({
         name: profile.provider,

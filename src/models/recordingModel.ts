@@ -20,7 +20,9 @@ export interface RecordingModelOptions {
 }
 
 /** Turns a live response into its JSON form. */
-export function toRecordedResponse(response: ModelResponse): NonNullable<CassetteInteraction['response']> {
+export function toRecordedResponse(
+  response: ModelResponse,
+): NonNullable<CassetteInteraction['response']> {
   const { usage } = response;
   return {
     output: JSON.parse(JSON.stringify(response.output)) as unknown[],
@@ -58,7 +60,10 @@ export class RecordingModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const response = await this.inner.getResponse(request);
-    await this.cassette.append({ ...this.#head(request, false), response: toRecordedResponse(response) });
+    await this.cassette.append({
+      ...this.#head(request, false),
+      response: toRecordedResponse(response),
+    });
     return response;
   }
 

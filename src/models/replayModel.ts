@@ -8,7 +8,13 @@
 import { createTwoFilesPatch } from 'diff';
 import stringify from 'fast-json-stable-stringify';
 import { Usage } from '@openai/agents-core';
-import type { AgentOutputItem, Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
+import type {
+  AgentOutputItem,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  StreamEvent,
+} from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import { Cassette } from './cassette.js';
 import type { CassetteInteraction, RecordedResponse } from './cassette.js';
@@ -27,7 +33,10 @@ function responseOf(interaction: CassetteInteraction): RecordedResponse {
       (event as { type?: string }).type === 'response_done',
   );
   if (!done) {
-    throw new ColloquyError('REPLAY_MISMATCH', `Recording ${interaction.key} has no response_done event. Record it again.`);
+    throw new ColloquyError(
+      'REPLAY_MISMATCH',
+      `Recording ${interaction.key} has no response_done event. Record it again.`,
+    );
   }
   return { output: done.response.output, usage: done.response.usage, responseId: done.response.id };
 }
@@ -71,7 +80,8 @@ export class ReplayModel implements Model {
     for (const item of recorded.output as Array<{ type?: string; content?: unknown }>) {
       if (item.type !== 'message' || !Array.isArray(item.content)) continue;
       for (const part of item.content as Array<{ type?: string; text?: string }>) {
-        if (part.type === 'output_text' && part.text) yield { type: 'output_text_delta', delta: part.text };
+        if (part.type === 'output_text' && part.text)
+          yield { type: 'output_text_delta', delta: part.text };
       }
     }
     yield {
@@ -99,7 +109,9 @@ export class ReplayModel implements Model {
 
   #mismatch(normalized: ReturnType<typeof normalizeRequest>, key: string): ColloquyError {
     const pretty = (value: unknown) => `${JSON.stringify(JSON.parse(stringify(value)), null, 2)}\n`;
-    const candidates = this.cassette.interactions.filter((item) => this.#label === undefined || item.label === this.#label);
+    const candidates = this.cassette.interactions.filter(
+      (item) => this.#label === undefined || item.label === this.#label,
+    );
     const pool = candidates.length > 0 ? candidates : this.cassette.interactions;
     let closest: CassetteInteraction | undefined;
     let best = Infinity;
@@ -108,7 +120,12 @@ export class ReplayModel implements Model {
       if (size < best) [best, closest] = [size, item];
     }
     const diff = closest
-      ? createTwoFilesPatch(`recorded ${closest.key}${closest.label ? ` (${closest.label})` : ''}`, `request ${key}`, pretty(closest.request), pretty(normalized))
+      ? createTwoFilesPatch(
+          `recorded ${closest.key}${closest.label ? ` (${closest.label})` : ''}`,
+          `request ${key}`,
+          pretty(closest.request),
+          pretty(normalized),
+        )
       : '(the cassette has no interactions)';
     return new ColloquyError(
       'REPLAY_MISMATCH',

@@ -51,7 +51,9 @@ function parseJson(text: string): unknown {
 }
 
 /** Normalizes a request (see the module comment). */
-export function normalizeRequest(request: Pick<ModelRequest, 'systemInstructions' | 'input' | 'tools' | 'handoffs' | 'outputType'>): NormalizedRequest {
+export function normalizeRequest(
+  request: Pick<ModelRequest, 'systemInstructions' | 'input' | 'tools' | 'handoffs' | 'outputType'>,
+): NormalizedRequest {
   const calls = new Map<string, string>();
   const callName = (id: unknown): string => {
     const key = String(id ?? '');
@@ -59,7 +61,9 @@ export function normalizeRequest(request: Pick<ModelRequest, 'systemInstructions
     return calls.get(key)!;
   };
   const items: AgentInputItem[] =
-    typeof request.input === 'string' ? [{ role: 'user', content: request.input } as AgentInputItem] : request.input;
+    typeof request.input === 'string'
+      ? [{ role: 'user', content: request.input } as AgentInputItem]
+      : request.input;
   const input = items.map((item): NormalizedItem => {
     const record = item as unknown as Record<string, unknown>;
     if (record.type === 'function_call') {
@@ -78,16 +82,19 @@ export function normalizeRequest(request: Pick<ModelRequest, 'systemInstructions
         output: contentText(record.output),
       };
     }
-    if (typeof record.role === 'string') return { role: record.role, text: contentText(record.content) };
+    if (typeof record.role === 'string')
+      return { role: record.role, text: contentText(record.content) };
     return { type: String(record.type ?? 'unknown') };
   });
-  const toolName = (tool: unknown) => String((tool as { name?: string; type?: string }).name ?? (tool as { type?: string }).type);
+  const toolName = (tool: unknown) =>
+    String((tool as { name?: string; type?: string }).name ?? (tool as { type?: string }).type);
   return {
     system: request.systemInstructions ?? '',
     input,
     tools: (request.tools ?? []).map(toolName).sort(),
     handoffs: (request.handoffs ?? []).map((handoff) => handoff.toolName).sort(),
-    output: request.outputType === 'text' || request.outputType === undefined ? 'text' : 'json_schema',
+    output:
+      request.outputType === 'text' || request.outputType === undefined ? 'text' : 'json_schema',
   };
 }
 

@@ -37,16 +37,29 @@ export interface CreateModelOptions {
   record?: string | false;
 }
 
-function lookup(profileOrName: string | ModelProfile, registry: ProfileRegistry): [string, ModelProfile] {
+function lookup(
+  profileOrName: string | ModelProfile,
+  registry: ProfileRegistry,
+): [string, ModelProfile] {
   return typeof profileOrName === 'string'
     ? [profileOrName, registry.get(profileOrName)]
     : [INLINE_PROFILE_NAME, profileOrName];
 }
 
-function chainOf(profileOrName: string | ModelProfile, registry: ProfileRegistry): Array<[string, ModelProfile]> {
+function chainOf(
+  profileOrName: string | ModelProfile,
+  registry: ProfileRegistry,
+): Array<[string, ModelProfile]> {
   const [name, profile] = lookup(profileOrName, registry);
-  const rest = profile.fallback_model_profile ? fallbackChain(profile.fallback_model_profile, registry) : [];
-  return [[name, profile], ...rest.filter((member) => member !== name).map((member): [string, ModelProfile] => [member, registry.get(member)])];
+  const rest = profile.fallback_model_profile
+    ? fallbackChain(profile.fallback_model_profile, registry)
+    : [];
+  return [
+    [name, profile],
+    ...rest
+      .filter((member) => member !== name)
+      .map((member): [string, ModelProfile] => [member, registry.get(member)]),
+  ];
 }
 
 /** The settings a profile carries into a request (temperature, max tokens, timeout). */
@@ -68,11 +81,16 @@ export function profileCallSettings(profile: ModelProfile): ModelSettings {
  * const agent = new Agent({ name: 'Writer', model: createModel('fast', registry), modelSettings: profileModelSettings('fast', registry) });
  * ```
  */
-export function profileModelSettings(profileOrName: string | ModelProfile, registry: ProfileRegistry): ModelSettings {
+export function profileModelSettings(
+  profileOrName: string | ModelProfile,
+  registry: ProfileRegistry,
+): ModelSettings {
   const chain = chainOf(profileOrName, registry);
   const profile = chain[0]![1];
   const backoff = profile.retry_backoff ?? {};
-  const budget = chainRetryBudget(chain.map(([, member]) => ({ maxRetries: member.max_retries ?? DEFAULT_MAX_RETRIES })));
+  const budget = chainRetryBudget(
+    chain.map(([, member]) => ({ maxRetries: member.max_retries ?? DEFAULT_MAX_RETRIES })),
+  );
   return {
     ...profileCallSettings(profile),
     retry: retrySettings({
@@ -109,22 +127,29 @@ export function createModel(
 ): Model {
   const env = options.env ?? process.env;
   const secrets: string[] = [];
-  const members: FallbackMember[] = chainOf(profileOrName, registry).map(([name, profile], index) => {
-    const baseDir = options.baseDir ?? (registry.has(name) ? registry.baseDir(name) : process.cwd());
-    const keyEnv = apiKeyEnvFor(profile);
-    const key = keyEnv === undefined ? undefined : env[keyEnv];
-    if (key) secrets.push(key);
-    return {
-      profile: name,
-      provider: profile.provider,
-      model: profile.model,
-      instance: createProviderModel(profile, { name, env, baseDir }),
-      maxRetries: profile.max_retries ?? DEFAULT_MAX_RETRIES,
-      ...(index === 0 ? {} : { settings: profileCallSettings(profile) }),
-    };
-  });
+  const members: FallbackMember[] = chainOf(profileOrName, registry).map(
+    ([name, profile], index) => {
+      const baseDir =
+        options.baseDir ?? (registry.has(name) ? registry.baseDir(name) : process.cwd());
+      const keyEnv = apiKeyEnvFor(profile);
+      const key = keyEnv === undefined ? undefined : env[keyEnv];
+      if (key) secrets.push(key);
+      return {
+        profile: name,
+        provider: profile.provider,
+        model: profile.model,
+        instance: createProviderModel(profile, { name, env, baseDir }),
+        maxRetries: profile.max_retries ?? DEFAULT_MAX_RETRIES,
+        ...(index === 0 ? {} : { settings: profileCallSettings(profile) }),
+      };
+    },
+  );
   const primary = members[0]!;
-  const model = new FallbackModel(members, { logger: options.logger, onAttempt: options.onAttempt, secrets });
+  const model = new FallbackModel(members, {
+    logger: options.logger,
+    onAttempt: options.onAttempt,
+    secrets,
+  });
   const record = options.record === undefined ? env.COLLOQUY_RECORD : options.record;
   if (!record || primary.provider === 'replay') return model;
   return new RecordingModel(model, { cassette: record, label: primary.profile, secrets });
@@ -141,7 +166,10 @@ export class ProfileModelProvider implements ModelProvider {
   readonly #defaultProfile: string | undefined;
   readonly #models = new Map<string, Model>();
 
-  constructor(registry: ProfileRegistry, options: CreateModelOptions & { defaultProfile?: string } = {}) {
+  constructor(
+    registry: ProfileRegistry,
+    options: CreateModelOptions & { defaultProfile?: string } = {},
+  ) {
     const { defaultProfile, ...rest } = options;
     this.#registry = registry;
     this.#options = rest;

@@ -12,8 +12,19 @@ import type { ModelRetrySettings, RetryDecision, RetryPolicy } from '@openai/age
 export const RETRYABLE_STATUSES: readonly number[] = [408, 409, 429, 500, 502, 503, 504, 529];
 
 const NETWORK_CODES = new Set([
-  'ECONNABORTED', 'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
-  'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+  'ECONNABORTED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
 ]);
 
 /** What {@link classifyModelError} found out about a failed model call. */
@@ -40,7 +51,7 @@ const DECISION = Symbol.for('colloquy.retryDecision');
 
 function walkErrors(error: unknown): unknown[] {
   const chain: unknown[] = [];
-  for (let current = error; current && typeof current === 'object' && chain.length < 6; ) {
+  for (let current = error; current && typeof current === 'object' && chain.length < 6;) {
     chain.push(current);
     current = (current as { cause?: unknown }).cause;
   }
@@ -62,7 +73,10 @@ function field<T>(error: unknown, name: string, type: string): T | undefined {
  */
 export function classifyModelError(error: unknown, signal?: AbortSignal): ModelErrorClass {
   const chain = walkErrors(error);
-  if (chain.some((item) => item instanceof ModelTimeoutError) || signal?.reason instanceof ModelTimeoutError) {
+  if (
+    chain.some((item) => item instanceof ModelTimeoutError) ||
+    signal?.reason instanceof ModelTimeoutError
+  ) {
     return { retryable: true, kind: 'timeout' };
   }
   const names = chain.map((item) => (item as Error).name);
@@ -70,14 +84,20 @@ export function classifyModelError(error: unknown, signal?: AbortSignal): ModelE
   if (signal?.aborted || names.includes('AbortError') || names.includes('APIUserAbortError')) {
     return { retryable: false, kind: 'abort' };
   }
-  const status = field<number>(error, 'status', 'number') ?? field<number>(error, 'statusCode', 'number');
-  if (status !== undefined) return { retryable: RETRYABLE_STATUSES.includes(status), kind: 'status', status };
+  const status =
+    field<number>(error, 'status', 'number') ?? field<number>(error, 'statusCode', 'number');
+  if (status !== undefined)
+    return { retryable: RETRYABLE_STATUSES.includes(status), kind: 'status', status };
   const code = field<string>(error, 'code', 'string');
-  const message = chain.map((item) => String((item as Error).message ?? '').toLowerCase()).join(' ');
+  const message = chain
+    .map((item) => String((item as Error).message ?? '').toLowerCase())
+    .join(' ');
   if (
     names.includes('APIConnectionError') ||
     (code !== undefined && NETWORK_CODES.has(code)) ||
-    /fetch failed|socket hang up|network error|connection error|other side closed|terminated/.test(message) ||
+    /fetch failed|socket hang up|network error|connection error|other side closed|terminated/.test(
+      message,
+    ) ||
     field<boolean>(error, 'isRetryable', 'boolean') === true
   ) {
     return { retryable: true, kind: 'network' };
@@ -88,7 +108,11 @@ export function classifyModelError(error: unknown, signal?: AbortSignal): ModelE
 /** Attaches a retry decision to an error (non-enumerable), for {@link colloquyRetryPolicy}. */
 export function attachRetryDecision<E>(error: E, decision: AttachedRetryDecision): E {
   if (error && typeof error === 'object') {
-    Object.defineProperty(error, DECISION, { value: decision, configurable: true, enumerable: false });
+    Object.defineProperty(error, DECISION, {
+      value: decision,
+      configurable: true,
+      enumerable: false,
+    });
   }
   return error;
 }
@@ -126,7 +150,12 @@ export function colloquyRetryPolicy(options: ColloquyRetryPolicyOptions = {}): R
     }
     const found = classifyModelError(context.error);
     if (!found.retryable && !context.normalized.isNetworkError) return false;
-    return { retry: true, delayMs, approveUnsafeReplay: found.kind === 'timeout', reason: found.kind };
+    return {
+      retry: true,
+      delayMs,
+      approveUnsafeReplay: found.kind === 'timeout',
+      reason: found.kind,
+    };
   };
 }
 
@@ -148,7 +177,9 @@ export function retrySettings(options: RetrySettingsOptions): ModelRetrySettings
     multiplier: options.multiplier,
     jitter: options.jitter,
   };
-  const defined = Object.fromEntries(Object.entries(backoff).filter(([, value]) => value !== undefined));
+  const defined = Object.fromEntries(
+    Object.entries(backoff).filter(([, value]) => value !== undefined),
+  );
   return {
     maxRetries: options.maxRetries,
     backoff: defined,

@@ -140,7 +140,8 @@ export class ScriptedModel implements Model {
     const callIndex = this.calls.length;
     let step = this.#nextStep(callIndex);
     for (let depth = 0; typeof step === 'function'; depth++) {
-      if (depth > 10) throw new ScriptError(`${this.#label()}: a responder kept returning functions.`);
+      if (depth > 10)
+        throw new ScriptError(`${this.#label()}: a responder kept returning functions.`);
       step = step(request, callIndex);
     }
     const response = this.#toResponse(step, callIndex);
@@ -162,11 +163,16 @@ export class ScriptedModel implements Model {
     const responseId = `resp_${this.#name}_${callIndex + 1}`;
     if (typeof step === 'string' || 'text' in step) {
       const text = typeof step === 'string' ? step : step.text;
-      return { usage, responseId, output: [assistantText(text, `msg_${this.#name}_${++nextMessageId}`)] };
+      return {
+        usage,
+        responseId,
+        output: [assistantText(text, `msg_${this.#name}_${++nextMessageId}`)],
+      };
     }
     if ('error' in step) throw new ScriptError(`${this.#label()}: ${step.error}`);
     const calls = 'tools' in step ? step.tools : [step];
-    if (calls.length === 0) throw new ScriptError(`${this.#label()}: a step has an empty tools list.`);
+    if (calls.length === 0)
+      throw new ScriptError(`${this.#label()}: a step has an empty tools list.`);
     return { usage, responseId, output: calls.map((call) => this.#functionCall(call)) };
   }
 
@@ -200,7 +206,12 @@ function assistantText(text: string, id: string): AgentOutputItem {
 function usageOf(spec: ScriptedUsage | undefined): Usage {
   const inputTokens = spec?.inputTokens ?? 10;
   const outputTokens = spec?.outputTokens ?? 5;
-  return new Usage({ requests: 1, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+  return new Usage({
+    requests: 1,
+    inputTokens,
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+  });
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -57,7 +57,13 @@ export class InMemoryTracingProcessor implements TracingProcessor {
   async onTraceEnd(): Promise<void> {}
   async onSpanStart(): Promise<void> {}
   async onSpanEnd(span: SdkSpan<SpanData>): Promise<void> {
-    this.spans.push({ traceId: span.traceId, spanId: span.spanId, parentId: span.parentId, data: span.spanData, error: span.error });
+    this.spans.push({
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentId: span.parentId,
+      data: span.spanData,
+      error: span.error,
+    });
   }
   async shutdown(): Promise<void> {}
   async forceFlush(): Promise<void> {}
@@ -74,14 +80,16 @@ function attributesOf(data: SpanData): Attributes {
   const flatten = (prefix: string, value: unknown, depth: number) => {
     if (value === null || value === undefined || prefix.includes('._')) return;
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      attributes[prefix] = typeof value === 'string' && value.length > 2_000 ? `${value.slice(0, 2_000)}…` : value;
+      attributes[prefix] =
+        typeof value === 'string' && value.length > 2_000 ? `${value.slice(0, 2_000)}…` : value;
     } else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
       attributes[prefix] = value as string[];
     } else if (typeof value === 'object' && depth < 2) {
       for (const [key, item] of Object.entries(value)) flatten(`${prefix}.${key}`, item, depth + 1);
     }
   };
-  for (const [key, value] of Object.entries(data)) if (key !== 'type') flatten(`colloquy.${key}`, value, 0);
+  for (const [key, value] of Object.entries(data))
+    if (key !== 'type') flatten(`colloquy.${key}`, value, 0);
   return attributes;
 }
 
@@ -104,7 +112,10 @@ export class OpenTelemetryTracingProcessor implements TracingProcessor {
   }
 
   async onTraceStart(trace: Trace): Promise<void> {
-    this.#open.set(trace.traceId, this.#tracer.startSpan(trace.name, { attributes: { 'colloquy.trace_id': trace.traceId } }));
+    this.#open.set(
+      trace.traceId,
+      this.#tracer.startSpan(trace.name, { attributes: { 'colloquy.trace_id': trace.traceId } }),
+    );
   }
 
   async onTraceEnd(trace: Trace): Promise<void> {
@@ -114,8 +125,13 @@ export class OpenTelemetryTracingProcessor implements TracingProcessor {
 
   async onSpanStart(span: SdkSpan<SpanData>): Promise<void> {
     const parent = this.#open.get(span.parentId ?? span.traceId) ?? this.#open.get(span.traceId);
-    const parentContext = parent ? otelTrace.setSpan(otelContext.active(), parent) : otelContext.active();
-    this.#open.set(span.spanId, this.#tracer.startSpan(sdkSpanName(span.spanData), {}, parentContext));
+    const parentContext = parent
+      ? otelTrace.setSpan(otelContext.active(), parent)
+      : otelContext.active();
+    this.#open.set(
+      span.spanId,
+      this.#tracer.startSpan(sdkSpanName(span.spanData), {}, parentContext),
+    );
   }
 
   async onSpanEnd(span: SdkSpan<SpanData>): Promise<void> {

@@ -252,7 +252,10 @@ export class EnsembleRuns {
         run.events.push({ type: 'error', error: errorInfo(error) });
         // An interrupted run (shutdown, cancel) kept its finished turns and can be resumed.
         const interrupted = (error as { code?: unknown }).code === 'ABORTED';
-        Object.assign(run.summary, { status: interrupted ? 'interrupted' : 'failed', error: errorInfo(error) });
+        Object.assign(run.summary, {
+          status: interrupted ? 'interrupted' : 'failed',
+          error: errorInfo(error),
+        });
       }
       wake();
     })();

@@ -38,14 +38,20 @@ const serializedThreadSchema = z
     version: z.number().int().nonnegative(),
     metadata: z.record(z.string(), z.unknown()),
     items: z.array(z.looseObject({ id: z.string(), item: z.looseObject({}) })),
-    forkedFrom: z.object({ threadId: z.string(), version: z.number().int().nonnegative() }).nullable(),
+    forkedFrom: z
+      .object({ threadId: z.string(), version: z.number().int().nonnegative() })
+      .nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .refine((t) => t.version === t.items.length, { message: 'version must equal items.length' });
 
 /** Checks a value read from storage; throws `SerializationError` naming `source` when it is malformed. */
-export function parseSerializedThread(value: unknown, source: string, threadId?: string): SerializedThread {
+export function parseSerializedThread(
+  value: unknown,
+  source: string,
+  threadId?: string,
+): SerializedThread {
   const result = serializedThreadSchema.safeParse(value);
   if (!result.success) {
     throw new SerializationError(
@@ -55,7 +61,9 @@ export function parseSerializedThread(value: unknown, source: string, threadId?:
     );
   }
   if (threadId !== undefined && result.data.threadId !== threadId) {
-    throw new SerializationError(`${source}: holds thread "${result.data.threadId}", but "${threadId}" was asked for. Return the thread with the requested id.`);
+    throw new SerializationError(
+      `${source}: holds thread "${result.data.threadId}", but "${threadId}" was asked for. Return the thread with the requested id.`,
+    );
   }
   return value as SerializedThread;
 }

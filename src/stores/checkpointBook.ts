@@ -19,7 +19,9 @@ export class CheckpointBook {
   /** A chat's checkpoints, oldest first (a stable sort keeps insertion order for equal times). */
   list(chatId: string): Checkpoint[] {
     const all = [...this.#entries.values()].map((text) => JSON.parse(text) as Checkpoint);
-    return all.filter((c) => c.chatId === chatId).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return all
+      .filter((c) => c.chatId === chatId)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
   }
 
   get(checkpointId: string): Checkpoint | null {

@@ -29,7 +29,8 @@ export function resolveRange(threadId: string, version: number, range: ReadRange
   checkCount(range.from, 'from', threadId);
   checkCount(range.limit, 'limit', threadId);
   checkCount(range.newest, 'newest', threadId);
-  if (range.newest !== undefined) return { start: Math.max(0, version - range.newest), end: version };
+  if (range.newest !== undefined)
+    return { start: Math.max(0, version - range.newest), end: version };
   const start = Math.min(range.from ?? 0, version);
   const end = range.limit === undefined ? version : Math.min(version, start + range.limit);
   return { start, end };
@@ -44,7 +45,13 @@ export function threadNotFound(operation: string, threadId: string): ColloquyErr
 }
 
 /** Checks a fork's `upTo` and that the target is free; throws `ConfigError` otherwise. */
-export function checkFork(sourceId: string, targetId: string, upTo: number, version: number, targetExists: boolean): void {
+export function checkFork(
+  sourceId: string,
+  targetId: string,
+  upTo: number,
+  version: number,
+  targetExists: boolean,
+): void {
   if (!Number.isInteger(upTo) || upTo < 0 || upTo > version) {
     throw new ConfigError(
       `fork("${sourceId}" → "${targetId}"): upTo is ${String(upTo)}, but the source has ${version} items. ` +
@@ -109,11 +116,18 @@ export function jsonCopy<T>(value: T): T {
 }
 
 /** Wraps an unexpected backend failure in a `StoreError` naming the operation (never swallowed). */
-export function storeFailure(kind: string, operation: string, error: unknown, transient = false): StoreError {
+export function storeFailure(
+  kind: string,
+  operation: string,
+  error: unknown,
+  transient = false,
+): StoreError {
   const reason = error instanceof Error ? error.message : String(error);
   return new StoreError(
     `${kind} store: ${operation} failed: ${reason}. ` +
-      (transient ? 'The failure is transient: retry, or wrap the store with withRetry().' : 'Check the store path, permissions and disk space.'),
+      (transient
+        ? 'The failure is transient: retry, or wrap the store with withRetry().'
+        : 'Check the store path, permissions and disk space.'),
     { cause: error, transient },
   );
 }

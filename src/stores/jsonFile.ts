@@ -34,7 +34,8 @@ export function encodeFileName(id: string): string {
     const c = String.fromCharCode(byte);
     out += /[a-z0-9_-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
-  if (out.length > 150) out = `${out.slice(0, 100)}%%${createHash('sha256').update(id).digest('hex')}`;
+  if (out.length > 150)
+    out = `${out.slice(0, 100)}%%${createHash('sha256').update(id).digest('hex')}`;
   return `${out}.json`;
 }
 
@@ -69,11 +70,17 @@ export class JsonFileStore extends WholeThreadStore {
   protected async loadThread(threadId: string): Promise<SerializedThread | null> {
     const file = path.join(this.#threadsDir, encodeFileName(threadId));
     const text = await this.#read(file, `load thread "${threadId}"`);
-    return text === null ? null : parseSerializedThread(parseJson(text, file), `JsonFileStore "${file}"`, threadId);
+    return text === null
+      ? null
+      : parseSerializedThread(parseJson(text, file), `JsonFileStore "${file}"`, threadId);
   }
 
   protected async saveThread(thread: SerializedThread): Promise<void> {
-    await this.#write(path.join(this.#threadsDir, encodeFileName(thread.threadId)), JSON.stringify(thread), `save thread "${thread.threadId}"`);
+    await this.#write(
+      path.join(this.#threadsDir, encodeFileName(thread.threadId)),
+      JSON.stringify(thread),
+      `save thread "${thread.threadId}"`,
+    );
   }
 
   protected async removeThread(threadId: string): Promise<void> {
@@ -85,7 +92,8 @@ export class JsonFileStore extends WholeThreadStore {
     const out: SerializedThread[] = [];
     for (const file of await this.#jsonFiles(this.#threadsDir)) {
       const text = await this.#read(file, 'list threads');
-      if (text !== null) out.push(parseSerializedThread(parseJson(text, file), `JsonFileStore "${file}"`));
+      if (text !== null)
+        out.push(parseSerializedThread(parseJson(text, file), `JsonFileStore "${file}"`));
     }
     return out;
   }
@@ -94,7 +102,8 @@ export class JsonFileStore extends WholeThreadStore {
     checkpointTime(checkpoint);
     const file = path.join(this.#checkpointsDir, encodeFileName(checkpoint.checkpointId));
     await this.withLock(`checkpoint:${checkpoint.checkpointId}`, async () => {
-      if ((await this.#read(file, 'put checkpoint')) !== null) throw checkpointExists(checkpoint.checkpointId);
+      if ((await this.#read(file, 'put checkpoint')) !== null)
+        throw checkpointExists(checkpoint.checkpointId);
       // seq breaks createdAt ties in insertion order (monotonic while the clock does not go back).
       this.#seq = Math.max(this.#seq + 1, Date.now() * 1000);
       await this.#write(file, JSON.stringify({ seq: this.#seq, checkpoint }), 'put checkpoint');
@@ -109,7 +118,10 @@ export class JsonFileStore extends WholeThreadStore {
     }
     return all
       .filter((c) => c.checkpoint.chatId === chatId)
-      .sort((a, b) => Date.parse(a.checkpoint.createdAt) - Date.parse(b.checkpoint.createdAt) || a.seq - b.seq)
+      .sort(
+        (a, b) =>
+          Date.parse(a.checkpoint.createdAt) - Date.parse(b.checkpoint.createdAt) || a.seq - b.seq,
+      )
       .map((c) => c.checkpoint);
   }
 
@@ -123,16 +135,30 @@ export class JsonFileStore extends WholeThreadStore {
 
   async #jsonFiles(dir: string): Promise<string[]> {
     // Skips write-file-atomic's leftover temp files (`x.json.<hash>`) after a crash.
-    const names = await this.#io(`list "${dir}"`, () => fs.readdir(dir).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e))));
-    return names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(dir, n));
+    const names = await this.#io(`list "${dir}"`, () =>
+      fs
+        .readdir(dir)
+        .catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e))),
+    );
+    return names
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .map((n) => path.join(dir, n));
   }
 
   async #read(file: string, operation: string): Promise<string | null> {
-    return this.#io(operation, () => fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e))));
+    return this.#io(operation, () =>
+      fs
+        .readFile(file, 'utf8')
+        .catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? null : Promise.reject(e))),
+    );
   }
 
   async #write(file: string, text: string, operation: string): Promise<void> {
-    this.#ready ??= Promise.all([fs.mkdir(this.#threadsDir, { recursive: true }), fs.mkdir(this.#checkpointsDir, { recursive: true })]).then(() => undefined);
+    this.#ready ??= Promise.all([
+      fs.mkdir(this.#threadsDir, { recursive: true }),
+      fs.mkdir(this.#checkpointsDir, { recursive: true }),
+    ]).then(() => undefined);
     await this.#io(operation, async () => {
       await this.#ready;
       await writeFileAtomic(file, text, { fsync: this.#fsync });
@@ -145,7 +171,12 @@ export class JsonFileStore extends WholeThreadStore {
     } catch (error) {
       if (error instanceof ColloquyError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      throw storeFailure('jsonfile', operation, error, code === 'EBUSY' || code === 'EAGAIN' || code === 'EMFILE');
+      throw storeFailure(
+        'jsonfile',
+        operation,
+        error,
+        code === 'EBUSY' || code === 'EAGAIN' || code === 'EMFILE',
+      );
     }
   }
 }
@@ -154,6 +185,9 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new SerializationError(`JsonFileStore: "${file}" is not valid JSON (${(error as Error).message}). Restore or remove the file.`, { cause: error });
+    throw new SerializationError(
+      `JsonFileStore: "${file}" is not valid JSON (${(error as Error).message}). Restore or remove the file.`,
+      { cause: error },
+    );
   }
 }

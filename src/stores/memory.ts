@@ -5,9 +5,23 @@
  */
 import { ConflictError } from '../errors.js';
 import type { ThreadItem } from '../threads/item.js';
-import { archiveThreadId, checkFork, checkReset, jsonCopy, resolveRange, threadNotFound } from './common.js';
+import {
+  archiveThreadId,
+  checkFork,
+  checkReset,
+  jsonCopy,
+  resolveRange,
+  threadNotFound,
+} from './common.js';
 import { CheckpointBook } from './checkpointBook.js';
-import type { AppendOptions, Checkpoint, ForkOptions, ReadRange, ThreadRecord, ThreadStore } from './types.js';
+import type {
+  AppendOptions,
+  Checkpoint,
+  ForkOptions,
+  ReadRange,
+  ThreadRecord,
+  ThreadStore,
+} from './types.js';
 
 /** Items appended on top of the first `base` visible items of `parent`. */
 interface Segment {
@@ -57,13 +71,17 @@ export class MemoryStore implements ThreadStore {
       if (lo < visibleEnd) out.push(seg.items.slice(lo - seg.base, visibleEnd - seg.base));
       visibleEnd = Math.min(visibleEnd, seg.base);
     }
-    return out.reverse().flat().map((s) => JSON.parse(s) as ThreadItem);
+    return out
+      .reverse()
+      .flat()
+      .map((s) => JSON.parse(s) as ThreadItem);
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
     const state = this.#threads.get(threadId);
     const current = state ? version(state) : 0;
-    if (current !== options.expectedVersion) throw new ConflictError(threadId, options.expectedVersion, current);
+    if (current !== options.expectedVersion)
+      throw new ConflictError(threadId, options.expectedVersion, current);
     const serialized = items.map((i) => JSON.stringify(i));
     const target = state ?? this.#create(threadId, options.chatId ?? null, {});
     target.segment.items.push(...serialized);
@@ -71,7 +89,11 @@ export class MemoryStore implements ThreadStore {
     return version(target);
   }
 
-  async setMetadata(threadId: string, metadata: Record<string, unknown>, chatId?: string | null): Promise<void> {
+  async setMetadata(
+    threadId: string,
+    metadata: Record<string, unknown>,
+    chatId?: string | null,
+  ): Promise<void> {
     const state = this.#threads.get(threadId) ?? this.#create(threadId, chatId ?? null, {});
     state.record.metadata = jsonCopy(metadata);
     state.record.updatedAt = new Date().toISOString();
@@ -136,7 +158,14 @@ export class MemoryStore implements ThreadStore {
   #create(threadId: string, chatId: string | null, metadata: Record<string, unknown>): ThreadState {
     const now = new Date().toISOString();
     const state: ThreadState = {
-      record: { threadId, chatId, metadata: jsonCopy(metadata), forkedFrom: null, createdAt: now, updatedAt: now },
+      record: {
+        threadId,
+        chatId,
+        metadata: jsonCopy(metadata),
+        forkedFrom: null,
+        createdAt: now,
+        updatedAt: now,
+      },
       segment: { parent: null, base: 0, items: [] },
     };
     this.#threads.set(threadId, state);

@@ -13,7 +13,9 @@ import type { ThreadStore } from './types.js';
 
 /** Where the default store lives: `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.COLLOQUY_DB && env.COLLOQUY_DB.trim() !== '' ? env.COLLOQUY_DB : resolve('.colloquy', 'colloquy.db');
+  return env.COLLOQUY_DB && env.COLLOQUY_DB.trim() !== ''
+    ? env.COLLOQUY_DB
+    : resolve('.colloquy', 'colloquy.db');
 }
 
 /** The embedded default store (SQLite, WAL). */
@@ -22,7 +24,10 @@ export function openDefaultStore(env: NodeJS.ProcessEnv = process.env): ThreadSt
 }
 
 /** Opens the store a spec names; Redis and Postgres drivers load only when asked for. */
-export async function openStore(spec?: string, env: NodeJS.ProcessEnv = process.env): Promise<ThreadStore> {
+export async function openStore(
+  spec?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ThreadStore> {
   if (spec === undefined || spec.trim() === '') return openDefaultStore(env);
   if (spec === 'memory') return new MemoryStore();
   if (spec.startsWith('sqlite:')) return new SqliteStore({ path: nonEmpty(spec, 'sqlite:') });
@@ -43,6 +48,7 @@ export async function openStore(spec?: string, env: NodeJS.ProcessEnv = process.
 
 function nonEmpty(spec: string, prefix: string): string {
   const rest = spec.slice(prefix.length);
-  if (rest.trim() === '') throw new ConfigError(`Store "${spec}" names no path: write ${prefix}PATH.`);
+  if (rest.trim() === '')
+    throw new ConfigError(`Store "${spec}" names no path: write ${prefix}PATH.`);
   return rest;
 }

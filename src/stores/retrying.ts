@@ -49,10 +49,13 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
     kind: store.kind,
     getThread: (threadId) => retry(() => store.getThread(threadId)),
     readItems: (threadId, range) => retry(() => store.readItems(threadId, range)),
-    append: (threadId, items, appendOptions) => retry(() => store.append(threadId, items, appendOptions)),
-    setMetadata: (threadId, metadata, chatId) => retry(() => store.setMetadata(threadId, metadata, chatId)),
+    append: (threadId, items, appendOptions) =>
+      retry(() => store.append(threadId, items, appendOptions)),
+    setMetadata: (threadId, metadata, chatId) =>
+      retry(() => store.setMetadata(threadId, metadata, chatId)),
     listThreads: (filter) => retry(() => store.listThreads(filter)),
-    fork: (sourceId, targetId, forkOptions) => retry(() => store.fork(sourceId, targetId, forkOptions)),
+    fork: (sourceId, targetId, forkOptions) =>
+      retry(() => store.fork(sourceId, targetId, forkOptions)),
     reset: (threadId, version) => retry(() => store.reset(threadId, version)),
     deleteThread: (threadId) => retry(() => store.deleteThread(threadId)),
     putCheckpoint: (checkpoint) => retry(() => store.putCheckpoint(checkpoint)),

@@ -9,10 +9,32 @@ import Database from 'better-sqlite3';
 import { ColloquyError, ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from '../threads/item.js';
 import {
-  archiveThreadId, checkFork, checkpointExists, checkpointTime, checkReset, resolveRange, serializeItem, storeFailure, threadNotFound,
+  archiveThreadId,
+  checkFork,
+  checkpointExists,
+  checkpointTime,
+  checkReset,
+  resolveRange,
+  serializeItem,
+  storeFailure,
+  threadNotFound,
 } from './common.js';
-import { MAX_SEGMENT, migrate, prepareStatements, SEGMENT_SPAN, type Statements, type ThreadRow } from './sqliteSchema.js';
-import type { AppendOptions, Checkpoint, ForkOptions, ReadRange, ThreadRecord, ThreadStore } from './types.js';
+import {
+  MAX_SEGMENT,
+  migrate,
+  prepareStatements,
+  SEGMENT_SPAN,
+  type Statements,
+  type ThreadRow,
+} from './sqliteSchema.js';
+import type {
+  AppendOptions,
+  Checkpoint,
+  ForkOptions,
+  ReadRange,
+  ThreadRecord,
+  ThreadStore,
+} from './types.js';
 
 /** Options of {@link SqliteStore}. */
 export interface SqliteStoreOptions {
@@ -57,7 +79,8 @@ export class SqliteStore implements ThreadStore {
     const opts = { ...DEFAULTS, ...options };
     this.#path = opts.path;
     try {
-      if (opts.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(opts.path)), { recursive: true });
+      if (opts.path !== ':memory:')
+        fs.mkdirSync(path.dirname(path.resolve(opts.path)), { recursive: true });
       this.#db = new Database(opts.path, { timeout: opts.busyTimeoutMs });
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma(`synchronous = ${opts.synchronous}`);
@@ -83,15 +106,26 @@ export class SqliteStore implements ThreadStore {
         if (!loaded || start >= end) return [];
         const chunks: string[][] = [];
         let visibleEnd = end;
-        for (let seg: number | null = loaded.row.segment_id; seg !== null && visibleEnd > start; ) {
+        for (let seg: number | null = loaded.row.segment_id; seg !== null && visibleEnd > start;) {
           const info = this.#sql.segment.get(seg);
-          if (!info) throw new StoreError(`SqliteStore: segment ${seg} of thread "${threadId}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`);
+          if (!info)
+            throw new StoreError(
+              `SqliteStore: segment ${seg} of thread "${threadId}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`,
+            );
           const lo = Math.max(start, info.parent_length);
-          if (lo < visibleEnd) chunks.push(this.#sql.itemRange.all(seg * SEGMENT_SPAN + lo, seg * SEGMENT_SPAN + visibleEnd).map((r) => r.body));
+          if (lo < visibleEnd)
+            chunks.push(
+              this.#sql.itemRange
+                .all(seg * SEGMENT_SPAN + lo, seg * SEGMENT_SPAN + visibleEnd)
+                .map((r) => r.body),
+            );
           visibleEnd = Math.min(visibleEnd, info.parent_length);
           seg = info.parent_segment;
         }
-        return chunks.reverse().flat().map((body) => JSON.parse(body) as ThreadItem);
+        return chunks
+          .reverse()
+          .flat()
+          .map((body) => JSON.parse(body) as ThreadItem);
       })(),
     );
   }
@@ -101,7 +135,11 @@ export class SqliteStore implements ThreadStore {
     const v = options.expectedVersion;
     return this.#run('append', () => {
       // Fast path: one statement, atomic on its own, with the version check inside it.
-      if (bodies.length === 1 && this.#sql.appendOne.run({ id: threadId, v, at: Date.now(), body: bodies[0]! }).changes === 1) return v + 1;
+      if (
+        bodies.length === 1 &&
+        this.#sql.appendOne.run({ id: threadId, v, at: Date.now(), body: bodies[0]! }).changes === 1
+      )
+        return v + 1;
       return this.#appendSlow(threadId, bodies, options);
     });
   }
@@ -111,12 +149,22 @@ export class SqliteStore implements ThreadStore {
     return this.#db
       .transaction(() => {
         const head = this.#sql.head.get(threadId);
-        const current = !head ? 0 : head.last_key === null ? head.parent_length : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
-        if (current !== options.expectedVersion) throw new ConflictError(threadId, options.expectedVersion, current);
+        const current = !head
+          ? 0
+          : head.last_key === null
+            ? head.parent_length
+            : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
+        if (current !== options.expectedVersion)
+          throw new ConflictError(threadId, options.expectedVersion, current);
         if (bodies.length === 0) return current;
         const now = Date.now();
-        const segment = head ? head.segment_id : this.#createThread(threadId, options.chatId ?? null, '{}', now);
-        if (current + bodies.length >= SEGMENT_SPAN) throw new StoreError(`SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`);
+        const segment = head
+          ? head.segment_id
+          : this.#createThread(threadId, options.chatId ?? null, '{}', now);
+        if (current + bodies.length >= SEGMENT_SPAN)
+          throw new StoreError(
+            `SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`,
+          );
         const base = segment * SEGMENT_SPAN + current;
         for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
         return current + bodies.length;
@@ -124,20 +172,30 @@ export class SqliteStore implements ThreadStore {
       .immediate();
   }
 
-  async setMetadata(threadId: string, metadata: Record<string, unknown>, chatId?: string | null): Promise<void> {
+  async setMetadata(
+    threadId: string,
+    metadata: Record<string, unknown>,
+    chatId?: string | null,
+  ): Promise<void> {
     const json = JSON.stringify(metadata);
     this.#run('setMetadata', () =>
-      this.#db.transaction(() => {
-        const now = Date.now();
-        if (this.#sql.setMetadata.run(json, now, threadId).changes === 0) this.#createThread(threadId, chatId ?? null, json, now);
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          const now = Date.now();
+          if (this.#sql.setMetadata.run(json, now, threadId).changes === 0)
+            this.#createThread(threadId, chatId ?? null, json, now);
+        })
+        .immediate(),
     );
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
     return this.#run('listThreads', () =>
       this.#db.transaction(() => {
-        const rows = filter.chatId === undefined ? this.#sql.threadsAll.all() : this.#sql.threadsByChat.all(filter.chatId);
+        const rows =
+          filter.chatId === undefined
+            ? this.#sql.threadsAll.all()
+            : this.#sql.threadsByChat.all(filter.chatId);
         return rows.map((row) => toRecord(this.#complete(row)));
       })(),
     );
@@ -146,45 +204,79 @@ export class SqliteStore implements ThreadStore {
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
     const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
     return this.#run('fork', () =>
-      this.#db.transaction(() => {
-        const source = this.#load(sourceId);
-        if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-        const upTo = options.upTo ?? source.version;
-        checkFork(sourceId, targetId, upTo, source.version, this.#sql.thread.get(targetId) !== undefined);
-        const segment = this.#newSegment(upTo === 0 ? null : source.row.segment_id, upTo);
-        const chatId = options.chatId !== undefined ? options.chatId : source.row.chat_id;
-        const now = Date.now();
-        this.#sql.insertThread.run(targetId, chatId, segment, metadata ?? source.row.metadata, sourceId, upTo, now, now);
-        return toRecord(this.#load(targetId)!);
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          const source = this.#load(sourceId);
+          if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
+          const upTo = options.upTo ?? source.version;
+          checkFork(
+            sourceId,
+            targetId,
+            upTo,
+            source.version,
+            this.#sql.thread.get(targetId) !== undefined,
+          );
+          const segment = this.#newSegment(upTo === 0 ? null : source.row.segment_id, upTo);
+          const chatId = options.chatId !== undefined ? options.chatId : source.row.chat_id;
+          const now = Date.now();
+          this.#sql.insertThread.run(
+            targetId,
+            chatId,
+            segment,
+            metadata ?? source.row.metadata,
+            sourceId,
+            upTo,
+            now,
+            now,
+          );
+          return toRecord(this.#load(targetId)!);
+        })
+        .immediate(),
     );
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
     return this.#run('reset', () =>
-      this.#db.transaction(() => {
-        const loaded = this.#load(threadId);
-        if (!loaded) throw threadNotFound(`reset("${threadId}")`, threadId);
-        checkReset(threadId, version, loaded.version);
-        if (version === loaded.version) return null;
-        const { row } = loaded;
-        const archiveId = archiveThreadId(threadId);
-        const now = Date.now();
-        this.#sql.insertThread.run(archiveId, row.chat_id, row.segment_id, row.metadata, threadId, loaded.version, now, now);
-        this.#sql.setSegment.run(this.#newSegment(version === 0 ? null : row.segment_id, version), now, threadId);
-        return archiveId;
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          const loaded = this.#load(threadId);
+          if (!loaded) throw threadNotFound(`reset("${threadId}")`, threadId);
+          checkReset(threadId, version, loaded.version);
+          if (version === loaded.version) return null;
+          const { row } = loaded;
+          const archiveId = archiveThreadId(threadId);
+          const now = Date.now();
+          this.#sql.insertThread.run(
+            archiveId,
+            row.chat_id,
+            row.segment_id,
+            row.metadata,
+            threadId,
+            loaded.version,
+            now,
+            now,
+          );
+          this.#sql.setSegment.run(
+            this.#newSegment(version === 0 ? null : row.segment_id, version),
+            now,
+            threadId,
+          );
+          return archiveId;
+        })
+        .immediate(),
     );
   }
 
   async deleteThread(threadId: string): Promise<void> {
     this.#run('deleteThread', () =>
-      this.#db.transaction(() => {
-        const row = this.#sql.thread.get(threadId);
-        if (!row) return;
-        this.#sql.deleteThread.run(threadId);
-        this.#collect(row.segment_id);
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          const row = this.#sql.thread.get(threadId);
+          if (!row) return;
+          this.#sql.deleteThread.run(threadId);
+          this.#collect(row.segment_id);
+        })
+        .immediate(),
     );
   }
 
@@ -192,15 +284,20 @@ export class SqliteStore implements ThreadStore {
     const ms = checkpointTime(checkpoint);
     const body = JSON.stringify(checkpoint);
     this.#run('putCheckpoint', () =>
-      this.#db.transaction(() => {
-        if (this.#sql.checkpoint.get(checkpoint.checkpointId)) throw checkpointExists(checkpoint.checkpointId);
-        this.#sql.insertCheckpoint.run(checkpoint.checkpointId, checkpoint.chatId, ms, body);
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          if (this.#sql.checkpoint.get(checkpoint.checkpointId))
+            throw checkpointExists(checkpoint.checkpointId);
+          this.#sql.insertCheckpoint.run(checkpoint.checkpointId, checkpoint.chatId, ms, body);
+        })
+        .immediate(),
     );
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    return this.#run('listCheckpoints', () => this.#sql.checkpointsByChat.all(chatId).map((r) => JSON.parse(r.body) as Checkpoint));
+    return this.#run('listCheckpoints', () =>
+      this.#sql.checkpointsByChat.all(chatId).map((r) => JSON.parse(r.body) as Checkpoint),
+    );
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
@@ -225,13 +322,19 @@ export class SqliteStore implements ThreadStore {
     const last = this.#sql.lastItem.get(seg * SEGMENT_SPAN, (seg + 1) * SEGMENT_SPAN);
     if (last) return { row, version: last.item_key - seg * SEGMENT_SPAN + 1, lastAt: last.at };
     const info = this.#sql.segment.get(seg);
-    if (!info) throw new StoreError(`SqliteStore: segment ${seg} of thread "${row.thread_id}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`);
+    if (!info)
+      throw new StoreError(
+        `SqliteStore: segment ${seg} of thread "${row.thread_id}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`,
+      );
     return { row, version: info.parent_length, lastAt: 0 };
   }
 
   #newSegment(parent: number | null, parentLength: number): number {
     const id = Number(this.#sql.insertSegment.run(parent, parentLength).lastInsertRowid);
-    if (id > MAX_SEGMENT) throw new StoreError(`SqliteStore: segment id ${id} exceeds ${MAX_SEGMENT} in "${this.#path}". Start a new database file.`);
+    if (id > MAX_SEGMENT)
+      throw new StoreError(
+        `SqliteStore: segment id ${id} exceeds ${MAX_SEGMENT} in "${this.#path}". Start a new database file.`,
+      );
     return id;
   }
 
@@ -243,7 +346,7 @@ export class SqliteStore implements ThreadStore {
 
   /** Frees items no thread can see any more, walking up from a segment that lost its thread. */
   #collect(start: number): void {
-    for (let seg: number | null = start; seg !== null; ) {
+    for (let seg: number | null = start; seg !== null;) {
       if (this.#sql.segmentUsed.get(seg)) return;
       const { reach, n } = this.#sql.childReach.get(seg)!;
       if (n > 0) {
@@ -268,7 +371,9 @@ export class SqliteStore implements ThreadStore {
   #wrap(operation: string, error: unknown): Error {
     if (error instanceof ColloquyError) return error;
     const code = (error as { code?: unknown }).code;
-    const transient = typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+    const transient =
+      typeof code === 'string' &&
+      (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
     return storeFailure('sqlite', `${operation} on "${this.#path}"`, error, transient);
   }
 }
@@ -279,7 +384,10 @@ function toRecord({ row, version, lastAt }: Loaded): ThreadRecord {
     chatId: row.chat_id,
     version,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    forkedFrom: row.forked_from_thread === null ? null : { threadId: row.forked_from_thread, version: row.forked_from_version ?? 0 },
+    forkedFrom:
+      row.forked_from_thread === null
+        ? null
+        : { threadId: row.forked_from_thread, version: row.forked_from_version ?? 0 },
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(Math.max(row.updated_at, lastAt)).toISOString(),
   };

@@ -86,9 +86,15 @@ export interface ThreadRow {
 }
 
 /** A prepared statement, named through the module's exported alias so declarations can name it. */
-export type Prepared<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
+export type Prepared<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<
+  P,
+  R
+>;
 
-function prep<P extends unknown[] | object = unknown[], R = unknown>(db: Database.Database, sql: string): Prepared<P, R> {
+function prep<P extends unknown[] | object = unknown[], R = unknown>(
+  db: Database.Database,
+  sql: string,
+): Prepared<P, R> {
   return db.prepare<P, R>(sql);
 }
 
@@ -97,7 +103,10 @@ export interface PreparedStatements {
   thread: Prepared<[string], ThreadRow>;
   threadsAll: Prepared<[], ThreadRow>;
   threadsByChat: Prepared<[string], ThreadRow>;
-  insertThread: Prepared<[string, string | null, number, string, string | null, number | null, number, number], unknown>;
+  insertThread: Prepared<
+    [string, string | null, number, string, string | null, number | null, number, number],
+    unknown
+  >;
   setMetadata: Prepared<[string, number, string], unknown>;
   setSegment: Prepared<[number, number, string], unknown>;
   deleteThread: Prepared<[string], unknown>;
@@ -122,27 +131,46 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
   return {
     thread: prep<[string], ThreadRow>(db, 'SELECT * FROM threads WHERE thread_id = ?'),
     threadsAll: prep<[], ThreadRow>(db, 'SELECT * FROM threads ORDER BY thread_id'),
-    threadsByChat: prep<[string], ThreadRow>(db, 'SELECT * FROM threads WHERE chat_id = ? ORDER BY thread_id'),
-    insertThread: prep<[string, string | null, number, string, string | null, number | null, number, number]>(db, 
-      'INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    threadsByChat: prep<[string], ThreadRow>(
+      db,
+      'SELECT * FROM threads WHERE chat_id = ? ORDER BY thread_id',
     ),
-    setMetadata: prep<[string, number, string]>(db, 'UPDATE threads SET metadata = ?, updated_at = ? WHERE thread_id = ?'),
-    setSegment: prep<[number, number, string]>(db, 'UPDATE threads SET segment_id = ?, updated_at = ? WHERE thread_id = ?'),
+    insertThread: prep<
+      [string, string | null, number, string, string | null, number | null, number, number]
+    >(db, 'INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    setMetadata: prep<[string, number, string]>(
+      db,
+      'UPDATE threads SET metadata = ?, updated_at = ? WHERE thread_id = ?',
+    ),
+    setSegment: prep<[number, number, string]>(
+      db,
+      'UPDATE threads SET segment_id = ?, updated_at = ? WHERE thread_id = ?',
+    ),
     deleteThread: prep<[string]>(db, 'DELETE FROM threads WHERE thread_id = ?'),
-    segmentUsed: prep<[number], { one: number }>(db, 'SELECT 1 AS one FROM threads WHERE segment_id = ? LIMIT 1'),
-    segment: prep<[number], { parent_segment: number | null; parent_length: number }>(db, 
+    segmentUsed: prep<[number], { one: number }>(
+      db,
+      'SELECT 1 AS one FROM threads WHERE segment_id = ? LIMIT 1',
+    ),
+    segment: prep<[number], { parent_segment: number | null; parent_length: number }>(
+      db,
       'SELECT parent_segment, parent_length FROM segments WHERE segment_id = ?',
     ),
-    insertSegment: prep<[number | null, number]>(db, 'INSERT INTO segments (parent_segment, parent_length) VALUES (?, ?)'),
+    insertSegment: prep<[number | null, number]>(
+      db,
+      'INSERT INTO segments (parent_segment, parent_length) VALUES (?, ?)',
+    ),
     deleteSegment: prep<[number]>(db, 'DELETE FROM segments WHERE segment_id = ?'),
-    childReach: prep<[number], { reach: number | null; n: number }>(db, 
+    childReach: prep<[number], { reach: number | null; n: number }>(
+      db,
       'SELECT max(parent_length) AS reach, count(*) AS n FROM segments WHERE parent_segment = ?',
     ),
-    lastItem: prep<[number, number], { item_key: number; at: number }>(db, 
+    lastItem: prep<[number, number], { item_key: number; at: number }>(
+      db,
       'SELECT item_key, at FROM items WHERE item_key >= ? AND item_key < ? ORDER BY item_key DESC LIMIT 1',
     ),
     /** Segment and version inputs of one thread in a single lookup (the append fast path). */
-    head: prep<[string], { segment_id: number; last_key: number | null; parent_length: number }>(db, 
+    head: prep<[string], { segment_id: number; last_key: number | null; parent_length: number }>(
+      db,
       `SELECT t.segment_id AS segment_id, s.parent_length AS parent_length,
          (SELECT item_key FROM items WHERE item_key >= t.segment_id * ${SEGMENT_SPAN} AND item_key < (t.segment_id + 1) * ${SEGMENT_SPAN}
           ORDER BY item_key DESC LIMIT 1) AS last_key
@@ -153,7 +181,8 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
      * exists and its version is exactly `@v` (nothing at or after `@v`, and `@v - 1` present or the
      * segment's base). Zero changes means "take the slow path" (new thread or conflict).
      */
-    appendOne: prep<[{ id: string; v: number; at: number; body: string }]>(db, 
+    appendOne: prep<[{ id: string; v: number; at: number; body: string }]>(
+      db,
       `INSERT INTO items (item_key, at, body)
        SELECT t.segment_id * ${SEGMENT_SPAN} + @v, @at, @body
        FROM threads t JOIN segments s ON s.segment_id = t.segment_id
@@ -161,16 +190,28 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
          AND NOT EXISTS (SELECT 1 FROM items WHERE item_key >= t.segment_id * ${SEGMENT_SPAN} + @v AND item_key < (t.segment_id + 1) * ${SEGMENT_SPAN})
          AND (@v = s.parent_length OR EXISTS (SELECT 1 FROM items WHERE item_key = t.segment_id * ${SEGMENT_SPAN} + @v - 1))`,
     ),
-    insertItem: prep<[number, number, string]>(db, 'INSERT INTO items (item_key, at, body) VALUES (?, ?, ?)'),
-    itemRange: prep<[number, number], { body: string }>(db, 
+    insertItem: prep<[number, number, string]>(
+      db,
+      'INSERT INTO items (item_key, at, body) VALUES (?, ?, ?)',
+    ),
+    itemRange: prep<[number, number], { body: string }>(
+      db,
       'SELECT body FROM items WHERE item_key >= ? AND item_key < ? ORDER BY item_key',
     ),
-    deleteItems: prep<[number, number]>(db, 'DELETE FROM items WHERE item_key >= ? AND item_key < ?'),
-    checkpoint: prep<[string], { body: string }>(db, 'SELECT body FROM checkpoints WHERE checkpoint_id = ?'),
-    checkpointsByChat: prep<[string], { body: string }>(db, 
+    deleteItems: prep<[number, number]>(
+      db,
+      'DELETE FROM items WHERE item_key >= ? AND item_key < ?',
+    ),
+    checkpoint: prep<[string], { body: string }>(
+      db,
+      'SELECT body FROM checkpoints WHERE checkpoint_id = ?',
+    ),
+    checkpointsByChat: prep<[string], { body: string }>(
+      db,
       'SELECT body FROM checkpoints WHERE chat_id = ? ORDER BY created_ms, seq',
     ),
-    insertCheckpoint: prep<[string, string, number, string]>(db, 
+    insertCheckpoint: prep<[string, string, number, string]>(
+      db,
       'INSERT INTO checkpoints (checkpoint_id, chat_id, created_ms, body) VALUES (?, ?, ?, ?)',
     ),
   };

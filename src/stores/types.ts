@@ -89,7 +89,11 @@ export interface ThreadStore {
   append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number>;
 
   /** Replaces a thread's metadata (creating an empty thread if needed). */
-  setMetadata(threadId: string, metadata: Record<string, unknown>, chatId?: string | null): Promise<void>;
+  setMetadata(
+    threadId: string,
+    metadata: Record<string, unknown>,
+    chatId?: string | null,
+  ): Promise<void>;
 
   /** Threads of a chat (or every thread when `chatId` is omitted), ordered by threadId. */
   listThreads(filter?: { chatId?: string }): Promise<ThreadRecord[]>;

@@ -7,8 +7,23 @@
 import { ConflictError } from '../errors.js';
 import type { ThreadItem } from '../threads/item.js';
 import type { SerializedThread } from './callback.js';
-import { archiveThreadId, checkFork, checkReset, jsonCopy, resolveRange, serializeItem, threadNotFound } from './common.js';
-import type { AppendOptions, Checkpoint, ForkOptions, ReadRange, ThreadRecord, ThreadStore } from './types.js';
+import {
+  archiveThreadId,
+  checkFork,
+  checkReset,
+  jsonCopy,
+  resolveRange,
+  serializeItem,
+  threadNotFound,
+} from './common.js';
+import type {
+  AppendOptions,
+  Checkpoint,
+  ForkOptions,
+  ReadRange,
+  ThreadRecord,
+  ThreadStore,
+} from './types.js';
 
 /** The record part of a serialized thread. */
 export function recordOf(thread: SerializedThread): ThreadRecord {
@@ -50,7 +65,8 @@ export abstract class WholeThreadStore implements ThreadStore {
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
       const current = thread?.version ?? 0;
-      if (current !== options.expectedVersion) throw new ConflictError(threadId, options.expectedVersion, current);
+      if (current !== options.expectedVersion)
+        throw new ConflictError(threadId, options.expectedVersion, current);
       if (copies.length === 0) return current;
       const next = thread ?? this.#blank(threadId, options.chatId ?? null, {});
       next.items.push(...copies);
@@ -61,7 +77,11 @@ export abstract class WholeThreadStore implements ThreadStore {
     });
   }
 
-  async setMetadata(threadId: string, metadata: Record<string, unknown>, chatId?: string | null): Promise<void> {
+  async setMetadata(
+    threadId: string,
+    metadata: Record<string, unknown>,
+    chatId?: string | null,
+  ): Promise<void> {
     const copy = jsonCopy(metadata);
     await this.withLock(threadId, async () => {
       const thread = (await this.loadThread(threadId)) ?? this.#blank(threadId, chatId ?? null, {});
@@ -84,7 +104,13 @@ export abstract class WholeThreadStore implements ThreadStore {
       const source = await this.loadThread(sourceId);
       if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
       const upTo = options.upTo ?? source.version;
-      checkFork(sourceId, targetId, upTo, source.version, (await this.loadThread(targetId)) !== null);
+      checkFork(
+        sourceId,
+        targetId,
+        upTo,
+        source.version,
+        (await this.loadThread(targetId)) !== null,
+      );
       const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
       const target = this.#blank(targetId, chatId, options.metadata ?? source.metadata);
       target.items = source.items.slice(0, upTo);
@@ -107,7 +133,12 @@ export abstract class WholeThreadStore implements ThreadStore {
       archive.forkedFrom = { threadId, version: thread.version };
       // Archive first: a crash in between leaves the thread uncut plus a spare archive, never a loss.
       await this.saveThread(archive);
-      await this.saveThread({ ...thread, items: thread.items.slice(0, version), version, updatedAt: new Date().toISOString() });
+      await this.saveThread({
+        ...thread,
+        items: thread.items.slice(0, version),
+        version,
+        updatedAt: new Date().toISOString(),
+      });
       return archive.threadId;
     });
   }
@@ -132,10 +163,22 @@ export abstract class WholeThreadStore implements ThreadStore {
     }
   }
 
-  #blank(threadId: string, chatId: string | null, metadata: Record<string, unknown>): SerializedThread {
+  #blank(
+    threadId: string,
+    chatId: string | null,
+    metadata: Record<string, unknown>,
+  ): SerializedThread {
     const now = new Date().toISOString();
     return {
-      schemaVersion: 1, threadId, chatId, version: 0, metadata: jsonCopy(metadata), items: [], forkedFrom: null, createdAt: now, updatedAt: now,
+      schemaVersion: 1,
+      threadId,
+      chatId,
+      version: 0,
+      metadata: jsonCopy(metadata),
+      items: [],
+      forkedFrom: null,
+      createdAt: now,
+      updatedAt: now,
     };
   }
 }

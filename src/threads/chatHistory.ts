@@ -19,7 +19,9 @@ export class CheckpointNotFoundError extends ColloquyError {
 
 /** The live threads of a chat: every thread filed under it but the archives rollbacks left. */
 export async function liveThreads(store: ThreadStore, chatId: string): Promise<ThreadRecord[]> {
-  return (await store.listThreads({ chatId })).filter((record) => !isArchiveThreadId(record.threadId));
+  return (await store.listThreads({ chatId })).filter(
+    (record) => !isArchiveThreadId(record.threadId),
+  );
 }
 
 /** Records every live thread's version (and last item) in `chatId` and returns the checkpoint. */
@@ -48,13 +50,21 @@ export async function checkpointChat(
 }
 
 /** A checkpoint of `chatId`, or a {@link CheckpointNotFoundError} listing the chat's checkpoints. */
-export async function findCheckpoint(store: ThreadStore, chatId: string, checkpointId: string): Promise<Checkpoint> {
+export async function findCheckpoint(
+  store: ThreadStore,
+  chatId: string,
+  checkpointId: string,
+): Promise<Checkpoint> {
   const checkpoint = await store.getCheckpoint(checkpointId);
   if (checkpoint && checkpoint.chatId === chatId) return checkpoint;
-  const known = (await store.listCheckpoints(chatId)).map((c) => c.checkpointId + (c.label ? ` (${c.label})` : ''));
+  const known = (await store.listCheckpoints(chatId)).map(
+    (c) => c.checkpointId + (c.label ? ` (${c.label})` : ''),
+  );
   throw new CheckpointNotFoundError(
     `Chat "${chatId}" has no checkpoint "${checkpointId}". ` +
-      (known.length > 0 ? `Its checkpoints: ${known.join(', ')}.` : 'It has no checkpoints yet: create one first.'),
+      (known.length > 0
+        ? `Its checkpoints: ${known.join(', ')}.`
+        : 'It has no checkpoints yet: create one first.'),
   );
 }
 
@@ -114,7 +124,9 @@ export async function rollbackChat(
 export function rehomeThreadId(threadId: string, fromChat: string, toChat: string): string {
   const archiveAt = threadId.indexOf(ARCHIVE_MARK);
   if (archiveAt >= 0) {
-    return rehomeThreadId(threadId.slice(0, archiveAt), fromChat, toChat) + threadId.slice(archiveAt);
+    return (
+      rehomeThreadId(threadId.slice(0, archiveAt), fromChat, toChat) + threadId.slice(archiveAt)
+    );
   }
   const parsed = parseThreadId(threadId);
   if (parsed && parsed.chatId === fromChat) {
@@ -145,13 +157,21 @@ export async function forkChat(
     await assertCurrent(store, checkpoint);
     versions = checkpoint.threads;
   } else {
-    versions = Object.fromEntries((await liveThreads(store, chatId)).map((r) => [r.threadId, r.version]));
+    versions = Object.fromEntries(
+      (await liveThreads(store, chatId)).map((r) => [r.threadId, r.version]),
+    );
   }
   if (Object.keys(versions).length === 0) {
-    throw new ColloquyError('THREAD_NOT_FOUND', `Chat "${chatId}" has no threads to fork. Check the chat id.`);
+    throw new ColloquyError(
+      'THREAD_NOT_FOUND',
+      `Chat "${chatId}" has no threads to fork. Check the chat id.`,
+    );
   }
   for (const [threadId, upTo] of Object.entries(versions)) {
-    await store.fork(threadId, rehomeThreadId(threadId, chatId, newChatId), { upTo, chatId: newChatId });
+    await store.fork(threadId, rehomeThreadId(threadId, chatId, newChatId), {
+      upTo,
+      chatId: newChatId,
+    });
   }
   return newChatId;
 }

@@ -72,7 +72,12 @@ export async function exportChat(store: ThreadStore, chatId: string): Promise<Ch
   const threads = [];
   for (const record of await store.listThreads({ chatId })) {
     const items = await store.readItems(record.threadId);
-    threads.push({ threadId: record.threadId, metadata: record.metadata, forkedFrom: record.forkedFrom, items });
+    threads.push({
+      threadId: record.threadId,
+      metadata: record.metadata,
+      forkedFrom: record.forkedFrom,
+      items,
+    });
   }
   const envelope = {
     format: CHAT_FORMAT,
@@ -88,7 +93,9 @@ export async function exportChat(store: ThreadStore, chatId: string): Promise<Ch
 /** Checks (and migrates) parsed JSON into a current envelope; `source` names it in errors. */
 export function parseChatEnvelope(value: unknown, source = 'the chat export'): ChatEnvelope {
   if (!value || typeof value !== 'object') {
-    throw new SerializationError(`${source} is not a JSON object; expected a "${CHAT_FORMAT}" export.`);
+    throw new SerializationError(
+      `${source} is not a JSON object; expected a "${CHAT_FORMAT}" export.`,
+    );
   }
   let envelope = value as Record<string, unknown>;
   if (envelope.format !== CHAT_FORMAT) {
@@ -100,7 +107,9 @@ export function parseChatEnvelope(value: unknown, source = 'the chat export'): C
   }
   const version = envelope.version;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new SerializationError(`${source} has version ${JSON.stringify(version)}; expected a whole number from 1 to ${CHAT_FORMAT_VERSION}.`);
+    throw new SerializationError(
+      `${source} has version ${JSON.stringify(version)}; expected a whole number from 1 to ${CHAT_FORMAT_VERSION}.`,
+    );
   }
   if (version > CHAT_FORMAT_VERSION) {
     throw new SerializationError(
@@ -110,8 +119,12 @@ export function parseChatEnvelope(value: unknown, source = 'the chat export'): C
   for (let v = version; v < CHAT_FORMAT_VERSION; v++) envelope = MIGRATIONS[v - 1]!(envelope);
   const parsed = chatEnvelopeSchema.safeParse(envelope);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    throw new SerializationError(`${source} is not a valid version ${CHAT_FORMAT_VERSION} export:\n  ${issues.join('\n  ')}`);
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new SerializationError(
+      `${source} is not a valid version ${CHAT_FORMAT_VERSION} export:\n  ${issues.join('\n  ')}`,
+    );
   }
   return parsed.data as ChatEnvelope;
 }

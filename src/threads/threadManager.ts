@@ -55,7 +55,11 @@ export class ThreadManager {
   }
 
   /** The thread between `agent` and `other` (or the user), loaded or created. */
-  getThread(chatId: string, agent: string, other: string | null = null): Promise<ConversationThread> {
+  getThread(
+    chatId: string,
+    agent: string,
+    other: string | null = null,
+  ): Promise<ConversationThread> {
     return this.getThreadById(threadIdFor(chatId, agent, other), chatId);
   }
 

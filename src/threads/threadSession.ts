@@ -63,7 +63,9 @@ export class ThreadSession implements Session {
     }
     const attempts = options.maxAppendAttempts ?? 5;
     if (!Number.isInteger(attempts) || attempts < 1) {
-      throw new ConfigError(`ThreadSession: maxAppendAttempts is ${String(attempts)}; pass a whole number ≥ 1.`);
+      throw new ConfigError(
+        `ThreadSession: maxAppendAttempts is ${String(attempts)}; pass a whole number ≥ 1.`,
+      );
     }
     this.store = options.store;
     this.sessionId = options.sessionId;
@@ -78,10 +80,15 @@ export class ThreadSession implements Session {
 
   async getItems(limit?: number): Promise<AgentInputItem[]> {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
-      throw new ConfigError(`ThreadSession "${this.sessionId}": getItems(${String(limit)}); pass a whole number ≥ 0 or no limit.`);
+      throw new ConfigError(
+        `ThreadSession "${this.sessionId}": getItems(${String(limit)}); pass a whole number ≥ 0 or no limit.`,
+      );
     }
     if (limit === 0) return [];
-    const items = await this.store.readItems(this.sessionId, limit === undefined ? {} : { newest: limit });
+    const items = await this.store.readItems(
+      this.sessionId,
+      limit === undefined ? {} : { newest: limit },
+    );
     return items.map((entry) => entry.item);
   }
 
@@ -91,7 +98,10 @@ export class ThreadSession implements Session {
     for (let attempt = 1; ; attempt++) {
       const version = (await this.store.getThread(this.sessionId))?.version ?? 0;
       try {
-        await this.store.append(this.sessionId, entries, { expectedVersion: version, chatId: this.#chatId });
+        await this.store.append(this.sessionId, entries, {
+          expectedVersion: version,
+          chatId: this.#chatId,
+        });
         return;
       } catch (error) {
         if (!(error instanceof ConflictError) || attempt >= this.#maxAttempts) throw error;
@@ -102,7 +112,10 @@ export class ThreadSession implements Session {
   async popItem(): Promise<AgentInputItem | undefined> {
     const record = await this.store.getThread(this.sessionId);
     if (!record || record.version === 0) return undefined;
-    const [last] = await this.store.readItems(this.sessionId, { from: record.version - 1, limit: 1 });
+    const [last] = await this.store.readItems(this.sessionId, {
+      from: record.version - 1,
+      limit: 1,
+    });
     const archive = await this.store.reset(this.sessionId, record.version - 1);
     if (archive && !this.#keepPopped) await this.store.deleteThread(archive);
     return last?.item;

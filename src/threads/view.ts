@@ -17,7 +17,8 @@ export interface ViewOptions {
 }
 
 /** A cheap estimate: about four characters of JSON per token, plus a small per-item overhead. */
-export const estimateTokens: TokenEstimator = (item) => Math.ceil(JSON.stringify(item).length / 4) + 3;
+export const estimateTokens: TokenEstimator = (item) =>
+  Math.ceil(JSON.stringify(item).length / 4) + 3;
 
 function isInstruction(item: AgentInputItem): boolean {
   return 'role' in item && (item.role === 'system' || (item.role as string) === 'developer');
@@ -62,7 +63,10 @@ function blocksOf(items: readonly AgentInputItem[]): AgentInputItem[][] {
  * The newest block is kept even when it alone exceeds the budget, so the model always sees the
  * message it must answer.
  */
-export function budgetedView(items: readonly AgentInputItem[], options: ViewOptions): AgentInputItem[] {
+export function budgetedView(
+  items: readonly AgentInputItem[],
+  options: ViewOptions,
+): AgentInputItem[] {
   const estimate = options.estimator ?? estimateTokens;
   const pinned = items.filter(isInstruction);
   let budget = options.maxTokens - pinned.reduce((sum, item) => sum + estimate(item), 0);

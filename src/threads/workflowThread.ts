@@ -56,7 +56,12 @@ const workflowStateSchema = z.object({
   execution: z.object({
     stepHistory: z.array(z.object({ step: z.number(), agents: z.array(z.string()) })),
     currentStep: z
-      .object({ step: z.number(), agents: z.array(z.string()), finished: z.record(z.string(), z.unknown()), inputs: z.record(z.string(), z.unknown()).optional() })
+      .object({
+        step: z.number(),
+        agents: z.array(z.string()),
+        finished: z.record(z.string(), z.unknown()),
+        inputs: z.record(z.string(), z.unknown()).optional(),
+      })
       .nullable(),
     nextSteps: z.array(z.string()),
   }),
@@ -110,7 +115,9 @@ export class WorkflowThread {
     init: { conversation: ConversationState; data?: Record<string, unknown> },
   ): Promise<WorkflowThread> {
     if (await store.getThread(mainThreadId(runId))) {
-      throw new SerializationError(`A workflow with run id "${runId}" already exists. Resume it, or choose another run id.`);
+      throw new SerializationError(
+        `A workflow with run id "${runId}" already exists. Resume it, or choose another run id.`,
+      );
     }
     const state: WorkflowState = {
       schemaVersion: WORKFLOW_SCHEMA_VERSION,
@@ -148,10 +155,15 @@ export class WorkflowThread {
   /** Saves the state in the main thread's metadata and records a checkpoint labelled `label`. */
   async save(state: WorkflowState, label = 'step'): Promise<void> {
     const copy = structuredClone(state);
-    await this.store.setMetadata(this.mainThreadId, { kind: 'workflow', workflow: copy }, this.runId);
+    await this.store.setMetadata(
+      this.mainThreadId,
+      { kind: 'workflow', workflow: copy },
+      this.runId,
+    );
     this.#state = copy;
     const threads: Record<string, number> = {};
-    for (const record of await this.store.listThreads({ chatId: this.runId })) threads[record.threadId] = record.version;
+    for (const record of await this.store.listThreads({ chatId: this.runId }))
+      threads[record.threadId] = record.version;
     await this.store.putCheckpoint({
       checkpointId: `${this.runId}:${randomUUID()}`,
       chatId: this.runId,

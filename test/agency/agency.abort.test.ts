@@ -4,7 +4,15 @@ import { Agent } from '../../src/agency/agent.js';
 import type { AgencyStreamEvent } from '../../src/agency/events.js';
 import { toolOutputsSinceUser } from '../../src/models/requestText.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
-import { chatThreads, deferred, label, send, sends, simpleTool, unmatchedCalls } from './helpers.js';
+import {
+  chatThreads,
+  deferred,
+  label,
+  send,
+  sends,
+  simpleTool,
+  unmatchedCalls,
+} from './helpers.js';
 
 /**
  * A (entry) → B and C in parallel; C answers at once, B calls a `wait` tool that blocks until the
@@ -15,7 +23,10 @@ function build() {
   const release = deferred();
   const cDone = deferred();
   const models = {
-    A: new ScriptedModel([sends(['B', 'to B'], ['C', 'to C']), (r) => `A: ${toolOutputsSinceUser(r).join(', ')}`], { name: 'a' }),
+    A: new ScriptedModel(
+      [sends(['B', 'to B'], ['C', 'to C']), (r) => `A: ${toolOutputsSinceUser(r).join(', ')}`],
+      { name: 'a' },
+    ),
     B: new ScriptedModel([{ tool: 'wait', args: {} }, send('D', 'to D'), 'B done'], { name: 'b' }),
     C: new ScriptedModel(['C done'], { name: 'c' }),
     D: new ScriptedModel(['D done'], { name: 'd' }),
@@ -31,8 +42,16 @@ function build() {
   const d = new Agent({ name: 'D', instructions: 'd', model: models.D });
   const agency = new Agency({
     entryPoints: [a],
-    communicationFlows: [[a, b], [a, c], [b, d]],
-    hooks: { onRunEnd: (e) => { if (e.agent === 'C') cDone.resolve(); } },
+    communicationFlows: [
+      [a, b],
+      [a, c],
+      [b, d],
+    ],
+    hooks: {
+      onRunEnd: (e) => {
+        if (e.agent === 'C') cDone.resolve();
+      },
+    },
   });
   /** Resolves once B's tool is waiting and C has answered and saved. */
   const ready = Promise.all([toolStarted.promise, cDone.promise]);
@@ -71,7 +90,7 @@ describe('aborting an agency call', () => {
     expect(threads.has('ab__B__D')).toBe(false);
   });
 
-  it('rejects with the signal\'s reason when one is given', async () => {
+  it("rejects with the signal's reason when one is given", async () => {
     const { agency, ready, release } = build();
     const controller = new AbortController();
     const pending = agency.getResponse('go', { chatId: 'why', signal: controller.signal });
@@ -84,7 +103,9 @@ describe('aborting an agency call', () => {
 
   it('rejects at once for a signal that is already aborted, without calling any model', async () => {
     const { agency, models } = build();
-    await expect(agency.getResponse('go', { chatId: 'pre', signal: AbortSignal.abort() })).rejects.toThrow();
+    await expect(
+      agency.getResponse('go', { chatId: 'pre', signal: AbortSignal.abort() }),
+    ).rejects.toThrow();
     expect(Object.values(models).every((m) => m.calls.length === 0)).toBe(true);
     await expectConsistent(agency, 'pre');
   });
@@ -94,7 +115,11 @@ describe('aborting an agency call', () => {
     const controller = new AbortController();
     const events: AgencyStreamEvent[] = [];
     const consume = (async () => {
-      for await (const event of agency.getResponseStream('go', { chatId: 'st', signal: controller.signal })) events.push(event);
+      for await (const event of agency.getResponseStream('go', {
+        chatId: 'st',
+        signal: controller.signal,
+      }))
+        events.push(event);
     })();
     await ready;
     controller.abort();
@@ -102,7 +127,12 @@ describe('aborting an agency call', () => {
     await expect(consume).rejects.toThrow(/abort/i);
     expect(events.at(-1)).toMatchObject({ type: 'error' });
     expect(events.some((e) => e.type === 'run_completed')).toBe(false);
-    expect(events.filter((e) => e.type === 'agent_run_failed').map((e) => 'agent' in e && e.agent).sort()).toEqual(['A', 'B']);
+    expect(
+      events
+        .filter((e) => e.type === 'agent_run_failed')
+        .map((e) => 'agent' in e && e.agent)
+        .sort(),
+    ).toEqual(['A', 'B']);
     expect(models.B.calls).toHaveLength(1);
     expect(models.D.calls).toHaveLength(0);
     await expectConsistent(agency, 'st');
@@ -117,9 +147,16 @@ describe('aborting an agency call', () => {
     release.resolve();
     await expect(pending).rejects.toThrow();
     // The scripts are half used up; a fresh entry point answering plainly shows the chat still works.
-    const model = new ScriptedModel((request) => `seen ${(request.input as unknown[]).length} items`);
-    const fresh = new Agency({ entryPoints: [new Agent({ name: 'A', instructions: 'a', model })], threads: agency.threads });
-    expect((await fresh.getResponse('hello', { chatId: 'again' })).finalOutput).toBe('seen 2 items');
+    const model = new ScriptedModel(
+      (request) => `seen ${(request.input as unknown[]).length} items`,
+    );
+    const fresh = new Agency({
+      entryPoints: [new Agent({ name: 'A', instructions: 'a', model })],
+      threads: agency.threads,
+    });
+    expect((await fresh.getResponse('hello', { chatId: 'again' })).finalOutput).toBe(
+      'seen 2 items',
+    );
     await expectConsistent(fresh, 'again');
   });
 
@@ -128,8 +165,22 @@ describe('aborting an agency call', () => {
     const started = deferred();
     const aModel = new ScriptedModel([send('B', 'to B'), { tool: 'wait', args: {} }, 'A done']);
     const bModel = new ScriptedModel(['B done']);
-    const a = new Agent({ name: 'A', instructions: 'a', model: aModel, tools: [simpleTool('wait', async () => { started.resolve(); await gate.promise; return 'w'; })] });
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, new Agent({ name: 'B', instructions: 'b', model: bModel })]] });
+    const a = new Agent({
+      name: 'A',
+      instructions: 'a',
+      model: aModel,
+      tools: [
+        simpleTool('wait', async () => {
+          started.resolve();
+          await gate.promise;
+          return 'w';
+        }),
+      ],
+    });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [[a, new Agent({ name: 'B', instructions: 'b', model: bModel })]],
+    });
     const controller = new AbortController();
     const pending = agency.getResponse('go', { chatId: 'late', signal: controller.signal });
     await started.promise;

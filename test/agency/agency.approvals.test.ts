@@ -31,10 +31,13 @@ function build(store = new MemoryStore()) {
   // Responders decide from the request alone, as a real model would, so that a second agency
   // instance (another process) resumes correctly.
   const step = (name: string, first: ScriptedStep) =>
-    new ScriptedModel((r) => {
-      const outputs = toolOutputsSinceUser(r);
-      return outputs.length === 0 ? first : `${name}: ${outputs.join(',')}`;
-    }, { name: name.toLowerCase() });
+    new ScriptedModel(
+      (r) => {
+        const outputs = toolOutputsSinceUser(r);
+        return outputs.length === 0 ? first : `${name}: ${outputs.join(',')}`;
+      },
+      { name: name.toLowerCase() },
+    );
   const models = {
     A: step('A', send('B', 'tidy up')),
     B: step('B', send('C', 'delete 2020')),
@@ -43,7 +46,14 @@ function build(store = new MemoryStore()) {
   const c = new Agent({ name: 'C', instructions: 'c', model: models.C, tools: [deleteReports] });
   const b = new Agent({ name: 'B', instructions: 'b', model: models.B });
   const a = new Agent({ name: 'A', instructions: 'a', model: models.A });
-  const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b], [b, c]], threads: new ThreadManager({ store }) });
+  const agency = new Agency({
+    entryPoints: [a],
+    communicationFlows: [
+      [a, b],
+      [b, c],
+    ],
+    threads: new ThreadManager({ store }),
+  });
   return { agency, models, executed, store };
 }
 
@@ -53,7 +63,12 @@ describe('a tool needing approval two levels down', () => {
     const result = await agency.getResponse('go', { chatId: 'appr' });
     expect(result.finalOutput).toBeUndefined();
     expect(result.interruptions).toEqual([
-      { callId: expect.any(String), toolName: 'delete_reports', arguments: '{"year":2020}', agent: 'C' },
+      {
+        callId: expect.any(String),
+        toolName: 'delete_reports',
+        arguments: '{"year":2020}',
+        agent: 'C',
+      },
     ]);
     expect(() => JSON.parse(result.state!)).not.toThrow();
     expect(executed).toEqual([]);
@@ -62,20 +77,33 @@ describe('a tool needing approval two levels down', () => {
   it('finishes on approval without re-running finished steps or duplicating history', async () => {
     const { agency, models, executed } = build();
     const first = await agency.getResponse('go', { chatId: 'appr' });
-    const callsBefore = { A: models.A.calls.length, B: models.B.calls.length, C: models.C.calls.length };
+    const callsBefore = {
+      A: models.A.calls.length,
+      B: models.B.calls.length,
+      C: models.C.calls.length,
+    };
     expect(callsBefore).toEqual({ A: 1, B: 1, C: 1 });
 
-    const done = await agency.resume(first.state!, { approve: first.interruptions!.map((i) => i.callId) });
+    const done = await agency.resume(first.state!, {
+      approve: first.interruptions!.map((i) => i.callId),
+    });
     expect(done.interruptions).toBeUndefined();
     expect(done.finalOutput).toBe('A: B: C: deleted 2020');
     expect(executed).toEqual([2020]);
-    expect({ A: models.A.calls.length, B: models.B.calls.length, C: models.C.calls.length }).toEqual({ A: 2, B: 2, C: 2 });
+    expect({
+      A: models.A.calls.length,
+      B: models.B.calls.length,
+      C: models.C.calls.length,
+    }).toEqual({ A: 2, B: 2, C: 2 });
     expect(done.usage.requests).toBe(3);
 
     const threads = await chatThreads(agency, 'appr');
     for (const [id, items] of threads) {
       const labels = items.map((entry) => label(entry.item));
-      expect(labels.filter((l) => l.startsWith('user:')), id).toHaveLength(1);
+      expect(
+        labels.filter((l) => l.startsWith('user:')),
+        id,
+      ).toHaveLength(1);
       expect(new Set(items.map((entry) => entry.id)).size, id).toBe(items.length);
     }
     expect(threads.get('appr__B__C')!.map((e) => label(e.item))).toEqual([
@@ -100,7 +128,9 @@ describe('a tool needing approval two levels down', () => {
     const store = new MemoryStore();
     const first = await build(store).agency.getResponse('go', { chatId: 'moved' });
     const later = build(store);
-    const done = await later.agency.resume(JSON.parse(JSON.stringify(first.state!)), { approve: true });
+    const done = await later.agency.resume(JSON.parse(JSON.stringify(first.state!)), {
+      approve: true,
+    });
     expect(done.finalOutput).toBe('A: B: C: deleted 2020');
     expect(later.executed).toEqual([2020]);
     expect(later.models.A.calls.length).toBe(1);
@@ -128,8 +158,13 @@ describe('approvals on the entry point', () => {
         return 'stopped';
       },
     });
-    const model = new ScriptedModel([{ tool: 'shutdown', args: {} }, (r) => `done: ${toolOutputsSinceUser(r)[0]}`]);
-    const agency = new Agency({ entryPoints: [new Agent({ name: 'Ops', instructions: 'o', model, tools: [shutdown] })] });
+    const model = new ScriptedModel([
+      { tool: 'shutdown', args: {} },
+      (r) => `done: ${toolOutputsSinceUser(r)[0]}`,
+    ]);
+    const agency = new Agency({
+      entryPoints: [new Agent({ name: 'Ops', instructions: 'o', model, tools: [shutdown] })],
+    });
     const first = await agency.getResponse('stop it');
     expect(first.interruptions?.[0]).toMatchObject({ toolName: 'shutdown', agent: 'Ops' });
     const done = await agency.resume(first.state!, { approve: true });

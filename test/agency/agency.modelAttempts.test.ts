@@ -43,20 +43,36 @@ describe('model attempts as run events', () => {
     const worker = new Agent({
       name: 'Worker',
       instructions: 'w',
-      model: createModel('flaky', registry, { env: { FLAKY_KEY: 'k' }, logger: createLogger({ level: 'silent' }), record: false }),
+      model: createModel('flaky', registry, {
+        env: { FLAKY_KEY: 'k' },
+        logger: createLogger({ level: 'silent' }),
+        record: false,
+      }),
       modelSettings: profileModelSettings('flaky', registry),
     });
     const boss = new Agent({
       name: 'Boss',
       instructions: 'b',
-      model: new ScriptedModel([send('Worker', 'do it'), (r) => `Boss: ${toolOutputsSinceUser(r)[0]}`]),
+      model: new ScriptedModel([
+        send('Worker', 'do it'),
+        (r) => `Boss: ${toolOutputsSinceUser(r)[0]}`,
+      ]),
     });
     const agency = new Agency({ entryPoints: [boss], communicationFlows: [[boss, worker]] });
 
     const events: AgencyStreamEvent[] = [];
     for await (const event of agency.getResponseStream('go')) events.push(event);
     const attempts = events.filter((e): e is ModelAttemptEvent => e.type === 'model_attempt');
-    expect(attempts.map((e) => [e.agent, e.callerAgent, e.depth, e.attempt.profile, e.attempt.outcome, e.attempt.next ?? null])).toEqual([
+    expect(
+      attempts.map((e) => [
+        e.agent,
+        e.callerAgent,
+        e.depth,
+        e.attempt.profile,
+        e.attempt.outcome,
+        e.attempt.next ?? null,
+      ]),
+    ).toEqual([
       ['Worker', 'Boss', 1, 'flaky', 'error', 'retry'],
       ['Worker', 'Boss', 1, 'flaky', 'error', 'fallback'],
       ['Worker', 'Boss', 1, 'steady', 'success', null],
@@ -64,6 +80,9 @@ describe('model attempts as run events', () => {
     expect(attempts[0]!.attempt.status).toBe(429);
     const workerRun = events.find((e) => e.type === 'agent_run_started' && e.agent === 'Worker');
     expect(attempts.every((e) => e.runId === (workerRun as { runId: string }).runId)).toBe(true);
-    expect(events.at(-1)).toMatchObject({ type: 'run_completed', result: { finalOutput: 'Boss: steady answer' } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run_completed',
+      result: { finalOutput: 'Boss: steady answer' },
+    });
   });
 });

@@ -19,8 +19,17 @@ describe('abort with a nested tool that ignores the signal', () => {
       started.resolve();
       return never;
     });
-    const b = new Agent({ name: 'B', instructions: 'b', model: new ScriptedModel([{ tool: 'hang', args: {} }, 'B done']), tools: [hang] });
-    const a = new Agent({ name: 'A', instructions: 'a', model: new ScriptedModel([send('B', 'go'), 'A done']) });
+    const b = new Agent({
+      name: 'B',
+      instructions: 'b',
+      model: new ScriptedModel([{ tool: 'hang', args: {} }, 'B done']),
+      tools: [hang],
+    });
+    const a = new Agent({
+      name: 'A',
+      instructions: 'a',
+      model: new ScriptedModel([send('B', 'go'), 'A done']),
+    });
     const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b]] });
     const controller = new AbortController();
     const call = agency.getResponse('hi', { signal: controller.signal });
@@ -64,7 +73,11 @@ describe('a custom send_message tool that passes no call id', () => {
       instructions: 'a',
       model: new ScriptedModel([send('B', 'q'), (r) => `A got ${toolOutputsSinceUser(r)[0]}`]),
     });
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b]], sendMessageTool: factory });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [[a, b]],
+      sendMessageTool: factory,
+    });
     const result = await agency.getResponse('hi');
     expect(result.finalOutput).toBe('A got B answer');
     const agents = result.newItems.map((t) => t.agent);
@@ -83,7 +96,10 @@ describe('close()', () => {
     const a = new Agent({
       name: 'A',
       instructions: 'a',
-      model: new ScriptedModel([{ tool: 'slow', args: {} }, (r) => `A: ${toolOutputsSinceUser(r)[0]}`]),
+      model: new ScriptedModel([
+        { tool: 'slow', args: {} },
+        (r) => `A: ${toolOutputsSinceUser(r)[0]}`,
+      ]),
       tools: [slow],
     });
     const agency = new Agency({ entryPoints: [a] });

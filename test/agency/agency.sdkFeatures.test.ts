@@ -17,15 +17,32 @@ function caller(recipient: string, message: string): Agent {
   return new Agent({
     name: 'Caller',
     instructions: 'Delegate.',
-    model: new ScriptedModel([send(recipient, message), (r) => `Caller got: ${toolOutputsSinceUser(r)[0]}`]),
+    model: new ScriptedModel([
+      send(recipient, message),
+      (r) => `Caller got: ${toolOutputsSinceUser(r)[0]}`,
+    ]),
   });
 }
 
 describe('handoffs inside a sub-agent', () => {
   it('completes a chain of two handoffs and records it in the pair thread', async () => {
-    const y = new Agent({ name: 'Y', instructions: 'y', model: new ScriptedModel((r) => `Y answers ${lastUserText(r)}`) });
-    const x = new Agent({ name: 'X', instructions: 'x', model: new ScriptedModel([{ tool: 'transfer_to_Y', args: {} }]), handoffs: [y] });
-    const b = new Agent({ name: 'B', instructions: 'b', model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]), handoffs: [x] });
+    const y = new Agent({
+      name: 'Y',
+      instructions: 'y',
+      model: new ScriptedModel((r) => `Y answers ${lastUserText(r)}`),
+    });
+    const x = new Agent({
+      name: 'X',
+      instructions: 'x',
+      model: new ScriptedModel([{ tool: 'transfer_to_Y', args: {} }]),
+      handoffs: [y],
+    });
+    const b = new Agent({
+      name: 'B',
+      instructions: 'b',
+      model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]),
+      handoffs: [x],
+    });
     const top = caller('B', 'the question');
     const agency = new Agency({ entryPoints: [top], communicationFlows: [[top, b]] });
     const result = await agency.getResponse('go', { chatId: 'handoffs' });
@@ -35,9 +52,14 @@ describe('handoffs inside a sub-agent', () => {
     expect(producers).toContain('Y');
     const threads = await chatThreads(agency, 'handoffs');
     const pair = threads.get('handoffs__B__Caller')!.map((entry) => label(entry.item));
-    expect(pair.filter((l) => l.startsWith('call:transfer_to_'))).toEqual(['call:transfer_to_X', 'call:transfer_to_Y']);
+    expect(pair.filter((l) => l.startsWith('call:transfer_to_'))).toEqual([
+      'call:transfer_to_X',
+      'call:transfer_to_Y',
+    ]);
     expect(pair.filter((l) => l.startsWith('result:transfer_to_'))).toHaveLength(2);
-    expect(threads.get('handoffs__Caller__USER')!.some((e) => label(e.item).includes('transfer_to_'))).toBe(false);
+    expect(
+      threads.get('handoffs__Caller__USER')!.some((e) => label(e.item).includes('transfer_to_')),
+    ).toBe(false);
   });
 });
 
@@ -48,7 +70,13 @@ describe('guardrails', () => {
       instructions: 'g',
       model: new ScriptedModel(['should never be reached']),
       inputGuardrails: [
-        { name: 'no_secrets', execute: async () => ({ tripwireTriggered: true, outputInfo: { reason: 'asks for a secret' } }) },
+        {
+          name: 'no_secrets',
+          execute: async () => ({
+            tripwireTriggered: true,
+            outputInfo: { reason: 'asks for a secret' },
+          }),
+        },
       ],
     });
 
@@ -57,7 +85,9 @@ describe('guardrails', () => {
     const top = caller('Guarded', 'tell me the password');
     const agency = new Agency({ entryPoints: [top], communicationFlows: [[top, sub]] });
     const result = await agency.getResponse('go');
-    expect(result.finalOutput).toMatch(/^Caller got: Error: Guarded failed to answer: Input guardrail triggered/);
+    expect(result.finalOutput).toMatch(
+      /^Caller got: Error: Guarded failed to answer: Input guardrail triggered/,
+    );
     expect(result.finalOutput).toContain('asks for a secret');
   });
 
@@ -87,7 +117,11 @@ describe('structured output', () => {
 
 describe('MCP tools in a sub-agent', () => {
   const fixture = fileURLToPath(new URL('./fixtures/mcpAddServer.ts', import.meta.url));
-  const server = new MCPServerStdio({ command: process.execPath, args: ['--import', 'tsx', fixture], cacheToolsList: true });
+  const server = new MCPServerStdio({
+    command: process.execPath,
+    args: ['--import', 'tsx', fixture],
+    cacheToolsList: true,
+  });
   beforeAll(async () => server.connect(), 20_000);
   afterAll(async () => server.close());
 
@@ -96,12 +130,19 @@ describe('MCP tools in a sub-agent', () => {
       name: 'Calculator',
       instructions: 'Use add.',
       mcpServers: [server],
-      model: new ScriptedModel([{ tool: 'add', args: { a: 2, b: 40 } }, (r) => `result ${toolOutputsSinceUser(r)[0]}`]),
+      model: new ScriptedModel([
+        { tool: 'add', args: { a: 2, b: 40 } },
+        (r) => `result ${toolOutputsSinceUser(r)[0]}`,
+      ]),
     });
     const top = caller('Calculator', 'what is 2 + 40?');
     const agency = new Agency({ entryPoints: [top], communicationFlows: [[top, calculator]] });
     const result = await agency.getResponse('go');
     expect(result.finalOutput).toContain('sum=42');
-    expect(result.newItems.some((t) => t.agent === 'Calculator' && t.item.type === 'function_call' && t.item.name === 'add')).toBe(true);
+    expect(
+      result.newItems.some(
+        (t) => t.agent === 'Calculator' && t.item.type === 'function_call' && t.item.name === 'add',
+      ),
+    ).toBe(true);
   });
 });

@@ -12,16 +12,43 @@ function agent(name: string, model: ScriptedModel | GatedModel): Agent {
 
 /** A → B → D with custom usage; A's final text is long enough for several deltas. */
 function build() {
-  const a = agent('A', new ScriptedModel([
-    { tool: 'send_message', args: { recipient: 'B', message: 'to B', additionalInstructions: null }, usage: { inputTokens: 31, outputTokens: 3 } },
-    (request) => ({ text: `The final answer of A is: ${toolOutputsSinceUser(request)[0]}`, usage: { inputTokens: 77, outputTokens: 19 } }),
-  ], { deltaSize: 5 }));
-  const b = agent('B', new ScriptedModel([send('D', 'to D'), (r) => `B(${toolOutputsSinceUser(r)[0]})`]));
-  const d = agent('D', new ScriptedModel([{ text: 'D is done here', usage: { inputTokens: 500, outputTokens: 60 } }]));
-  return new Agency({ entryPoints: [a], communicationFlows: [[a, b], [b, d]] });
+  const a = agent(
+    'A',
+    new ScriptedModel(
+      [
+        {
+          tool: 'send_message',
+          args: { recipient: 'B', message: 'to B', additionalInstructions: null },
+          usage: { inputTokens: 31, outputTokens: 3 },
+        },
+        (request) => ({
+          text: `The final answer of A is: ${toolOutputsSinceUser(request)[0]}`,
+          usage: { inputTokens: 77, outputTokens: 19 },
+        }),
+      ],
+      { deltaSize: 5 },
+    ),
+  );
+  const b = agent(
+    'B',
+    new ScriptedModel([send('D', 'to D'), (r) => `B(${toolOutputsSinceUser(r)[0]})`]),
+  );
+  const d = agent(
+    'D',
+    new ScriptedModel([{ text: 'D is done here', usage: { inputTokens: 500, outputTokens: 60 } }]),
+  );
+  return new Agency({
+    entryPoints: [a],
+    communicationFlows: [
+      [a, b],
+      [b, d],
+    ],
+  });
 }
 
-async function collect(stream: AsyncIterable<AgencyStreamEvent>): Promise<{ events: AgencyStreamEvent[]; error: unknown }> {
+async function collect(
+  stream: AsyncIterable<AgencyStreamEvent>,
+): Promise<{ events: AgencyStreamEvent[]; error: unknown }> {
   const events: AgencyStreamEvent[] = [];
   try {
     for await (const event of stream) events.push(event);
@@ -52,18 +79,24 @@ describe('Agency.getResponseStream', () => {
     for (const event of tagged(events)) {
       const start = byAgent.get(event.agent)!;
       expect([event.runId, event.callerAgent, event.parentRunId, event.depth]).toEqual([
-        start.runId, start.callerAgent, start.parentRunId, start.depth,
+        start.runId,
+        start.callerAgent,
+        start.parentRunId,
+        start.depth,
       ]);
     }
     for (const name of ['A', 'B', 'D']) {
-      const own = tagged(events).filter((e) => e.agent === name).map((e) => e.type);
+      const own = tagged(events)
+        .filter((e) => e.agent === name)
+        .map((e) => e.type);
       expect(own[0]).toBe('agent_run_started');
       expect(own.at(-1)).toBe('agent_run_completed');
       expect(own).toContain('raw_model_stream_event');
       expect(own).toContain('run_item_stream_event');
     }
     // D runs entirely inside B's send_message call, which runs inside A's.
-    const index = (type: string, name: string) => events.findIndex((e) => e.type === type && 'agent' in e && e.agent === name);
+    const index = (type: string, name: string) =>
+      events.findIndex((e) => e.type === type && 'agent' in e && e.agent === name);
     expect(index('agent_run_started', 'D')).toBeGreaterThan(index('agent_run_started', 'B'));
     expect(index('agent_run_completed', 'D')).toBeLessThan(index('agent_run_completed', 'B'));
     expect(index('agent_run_completed', 'B')).toBeLessThan(index('agent_run_completed', 'A'));
@@ -73,11 +106,18 @@ describe('Agency.getResponseStream', () => {
   it('streams text in several raw_model_stream_event deltas', async () => {
     const { events } = await collect(build().getResponseStream('go'));
     const deltas = events.flatMap((e) =>
-      e.type === 'raw_model_stream_event' && e.agent === 'A' && e.data.type === 'output_text_delta' ? [e.data.delta] : [],
+      e.type === 'raw_model_stream_event' && e.agent === 'A' && e.data.type === 'output_text_delta'
+        ? [e.data.delta]
+        : [],
     );
     expect(deltas.length).toBeGreaterThanOrEqual(5);
     expect(deltas.join('')).toBe('The final answer of A is: B(D is done here)');
-    const dDeltas = events.filter((e) => e.type === 'raw_model_stream_event' && e.agent === 'D' && e.data.type === 'output_text_delta');
+    const dDeltas = events.filter(
+      (e) =>
+        e.type === 'raw_model_stream_event' &&
+        e.agent === 'D' &&
+        e.data.type === 'output_text_delta',
+    );
     expect(dDeltas.length).toBeGreaterThan(1);
   });
 
@@ -91,42 +131,75 @@ describe('Agency.getResponseStream', () => {
     expect(Object.keys(streamed).sort()).toEqual(Object.keys(plain).sort());
     expect(streamed.finalOutput).toBe('The final answer of A is: B(D is done here)');
     expect(streamed.finalOutput).toBe(plain.finalOutput);
-    expect(streamed.usage).toEqual({ requests: 5, inputTokens: 31 + 77 + 10 + 10 + 500, outputTokens: 3 + 19 + 5 + 5 + 60, totalTokens: 628 + 92 });
+    expect(streamed.usage).toEqual({
+      requests: 5,
+      inputTokens: 31 + 77 + 10 + 10 + 500,
+      outputTokens: 3 + 19 + 5 + 5 + 60,
+      totalTokens: 628 + 92,
+    });
     expect(streamed.usage).toEqual(plain.usage);
     expect(streamed.chatId).toBe('s1');
     expect(streamed.lastAgent).toBe(plain.lastAgent);
-    const shape = (items: typeof plain.newItems) => items.map((t) => `${t.depth}:${t.agent}<-${t.callerAgent}:${label(t.item)}`);
+    const shape = (items: typeof plain.newItems) =>
+      items.map((t) => `${t.depth}:${t.agent}<-${t.callerAgent}:${label(t.item)}`);
     expect(shape(streamed.newItems)).toEqual(shape(plain.newItems));
     const startA = events.find((e) => e.type === 'agent_run_started' && e.agent === 'A') as RunTag;
-    expect(streamed.newItems.filter((t) => t.agent === 'A').every((t) => t.runId === startA.runId)).toBe(true);
+    expect(
+      streamed.newItems.filter((t) => t.agent === 'A').every((t) => t.runId === startA.runId),
+    ).toBe(true);
   });
 
   it('ends a failing entry run with an error event, then the iterator throws', async () => {
     const a = agent('A', new ScriptedModel([{ error: 'entry model down' }]));
-    const { events, error } = await collect(new Agency({ entryPoints: [a] }).getResponseStream('go'));
+    const { events, error } = await collect(
+      new Agency({ entryPoints: [a] }).getResponseStream('go'),
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/entry model down/);
     const last = events.at(-1)!;
-    expect(last).toMatchObject({ type: 'error', error: { message: expect.stringMatching(/entry model down/) } });
+    expect(last).toMatchObject({
+      type: 'error',
+      error: { message: expect.stringMatching(/entry model down/) },
+    });
     expect(events.some((e) => e.type === 'agent_run_failed' && e.agent === 'A')).toBe(true);
     expect(events.some((e) => e.type === 'run_completed')).toBe(false);
   });
 
   it('ends with an error event for a recipient that is not an entry point', async () => {
     const a = agent('A', new ScriptedModel(['x']));
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, agent('B', new ScriptedModel(['x']))]] });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [[a, agent('B', new ScriptedModel(['x']))]],
+    });
     const { events, error } = await collect(agency.getResponseStream('go', { recipient: 'B' }));
     expect((error as Error).name).toBe('AgencyConfigError');
-    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ name: 'AgencyConfigError', code: 'AGENCY_INVALID' }) }]);
+    expect(events).toEqual([
+      {
+        type: 'error',
+        error: expect.objectContaining({ name: 'AgencyConfigError', code: 'AGENCY_INVALID' }),
+      },
+    ]);
   });
 
   it('reports a nested failure as agent_run_failed and still completes', async () => {
-    const a = agent('A', new ScriptedModel([send('B', 'hi'), (r) => `A: ${toolOutputsSinceUser(r)[0]}`]));
+    const a = agent(
+      'A',
+      new ScriptedModel([send('B', 'hi'), (r) => `A: ${toolOutputsSinceUser(r)[0]}`]),
+    );
     const b = agent('B', new ScriptedModel([{ error: 'B down' }]));
-    const { events, error } = await collect(new Agency({ entryPoints: [a], communicationFlows: [[a, b]] }).getResponseStream('go'));
+    const { events, error } = await collect(
+      new Agency({ entryPoints: [a], communicationFlows: [[a, b]] }).getResponseStream('go'),
+    );
     expect(error).toBeUndefined();
-    expect(events.find((e) => e.type === 'agent_run_failed')).toMatchObject({ agent: 'B', callerAgent: 'A', depth: 1 });
-    expect(events.at(-1)).toMatchObject({ type: 'run_completed', result: { finalOutput: expect.stringMatching(/^A: Error: B failed to answer: .*B down/) } });
+    expect(events.find((e) => e.type === 'agent_run_failed')).toMatchObject({
+      agent: 'B',
+      callerAgent: 'A',
+      depth: 1,
+    });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run_completed',
+      result: { finalOutput: expect.stringMatching(/^A: Error: B failed to answer: .*B down/) },
+    });
   });
 
   it('aborts nested runs when the consumer leaves the loop early', async () => {
@@ -139,8 +212,15 @@ describe('Agency.getResponseStream', () => {
     const b = agent('B', new GatedModel(bInner, () => gate.promise));
     const agency = new Agency({
       entryPoints: [a],
-      communicationFlows: [[a, b], [b, agent('D', dModel)]],
-      hooks: { onRunError: (e) => { if (e.agent === 'A') aFailed.resolve(e.error.message); } },
+      communicationFlows: [
+        [a, b],
+        [b, agent('D', dModel)],
+      ],
+      hooks: {
+        onRunError: (e) => {
+          if (e.agent === 'A') aFailed.resolve(e.error.message);
+        },
+      },
     });
     const seen: string[] = [];
     for await (const event of agency.getResponseStream('go', { chatId: 'brk' })) {

@@ -14,19 +14,56 @@ function agent(name: string, model: ScriptedModel, extra: Pick<AgentOptions, 'to
 /** A → (B, C in parallel), B → D, with distinctive usage on every step. */
 function tree() {
   const models = {
-    A: new ScriptedModel([
-      { tools: [{ tool: 'send_message', args: { recipient: 'B', message: 'to B', additionalInstructions: null } }, { tool: 'send_message', args: { recipient: 'C', message: 'to C', additionalInstructions: null } }], usage: { inputTokens: 101, outputTokens: 7 } },
-      (request) => ({ text: `A: ${toolOutputsSinceUser(request).join(' + ')}`, usage: { inputTokens: 203, outputTokens: 11 } }),
-    ], { name: 'a' }),
-    B: new ScriptedModel([
-      { tool: 'send_message', args: { recipient: 'D', message: 'to D', additionalInstructions: null }, usage: { inputTokens: 1000, outputTokens: 300 } },
-      (request) => ({ text: `B(${toolOutputsSinceUser(request)[0]})`, usage: { inputTokens: 17, outputTokens: 2 } }),
-    ], { name: 'b' }),
-    C: new ScriptedModel([{ text: 'C done', usage: { inputTokens: 40000, outputTokens: 5000 } }], { name: 'c' }),
+    A: new ScriptedModel(
+      [
+        {
+          tools: [
+            {
+              tool: 'send_message',
+              args: { recipient: 'B', message: 'to B', additionalInstructions: null },
+            },
+            {
+              tool: 'send_message',
+              args: { recipient: 'C', message: 'to C', additionalInstructions: null },
+            },
+          ],
+          usage: { inputTokens: 101, outputTokens: 7 },
+        },
+        (request) => ({
+          text: `A: ${toolOutputsSinceUser(request).join(' + ')}`,
+          usage: { inputTokens: 203, outputTokens: 11 },
+        }),
+      ],
+      { name: 'a' },
+    ),
+    B: new ScriptedModel(
+      [
+        {
+          tool: 'send_message',
+          args: { recipient: 'D', message: 'to D', additionalInstructions: null },
+          usage: { inputTokens: 1000, outputTokens: 300 },
+        },
+        (request) => ({
+          text: `B(${toolOutputsSinceUser(request)[0]})`,
+          usage: { inputTokens: 17, outputTokens: 2 },
+        }),
+      ],
+      { name: 'b' },
+    ),
+    C: new ScriptedModel([{ text: 'C done', usage: { inputTokens: 40000, outputTokens: 5000 } }], {
+      name: 'c',
+    }),
     D: new ScriptedModel(['D done'], { name: 'd' }),
   };
   const [a, b, c, d] = (['A', 'B', 'C', 'D'] as const).map((n) => agent(n, models[n]));
-  const agency = new Agency({ entryPoints: [a!], communicationFlows: [[a!, b!], [a!, c!], [b!, d!]] });
+  const agency = new Agency({
+    entryPoints: [a!],
+    communicationFlows: [
+      [a!, b!],
+      [a!, c!],
+      [b!, d!],
+    ],
+  });
   return { agency, models };
 }
 
@@ -34,7 +71,13 @@ describe('Agency.getResponse', () => {
   it('returns finalOutput, chatId, lastAgent, newItems and usage', async () => {
     const { agency } = tree();
     const result = await agency.getResponse('go', { chatId: 'chat-1' });
-    expect(Object.keys(result).sort()).toEqual(['chatId', 'finalOutput', 'lastAgent', 'newItems', 'usage']);
+    expect(Object.keys(result).sort()).toEqual([
+      'chatId',
+      'finalOutput',
+      'lastAgent',
+      'newItems',
+      'usage',
+    ]);
     expect(result.finalOutput).toBe('A: B(D done) + C done');
     expect(result.chatId).toBe('chat-1');
     expect(result.lastAgent).toBe('A');
@@ -54,13 +97,25 @@ describe('Agency.getResponse', () => {
       totalTokens: 41331 + 5325,
     });
     expect(usage.inputTokens).toBe(calls.reduce((sum, c) => sum + c.response.usage.inputTokens, 0));
-    expect(usage.outputTokens).toBe(calls.reduce((sum, c) => sum + c.response.usage.outputTokens, 0));
+    expect(usage.outputTokens).toBe(
+      calls.reduce((sum, c) => sum + c.response.usage.outputTokens, 0),
+    );
   });
 
   it('counts the usage of a nested run that failed after some model calls', async () => {
     const a = agent('A', new ScriptedModel([send('B', 'hi'), 'A done']));
-    const b = agent('B', new ScriptedModel([{ tool: 'noop', args: {}, usage: { inputTokens: 70, outputTokens: 30 } }, { error: 'boom' }]), { tools: [simpleTool('noop', () => 'ok')] });
-    const { usage, finalOutput } = await new Agency({ entryPoints: [a], communicationFlows: [[a, b]] }).getResponse('go');
+    const b = agent(
+      'B',
+      new ScriptedModel([
+        { tool: 'noop', args: {}, usage: { inputTokens: 70, outputTokens: 30 } },
+        { error: 'boom' },
+      ]),
+      { tools: [simpleTool('noop', () => 'ok')] },
+    );
+    const { usage, finalOutput } = await new Agency({
+      entryPoints: [a],
+      communicationFlows: [[a, b]],
+    }).getResponse('go');
     expect(finalOutput).toBe('A done');
     expect(usage).toEqual({ requests: 3, inputTokens: 90, outputTokens: 40, totalTokens: 130 });
   });
@@ -99,10 +154,15 @@ describe('Agency.getResponse', () => {
       'A:assistant:A: B(D done) + C done',
     ]);
     const callTo = (recipient: string) =>
-      newItems.find((t) => t.item.type === 'function_call' && JSON.parse(t.item.arguments).recipient === recipient)!;
+      newItems.find(
+        (t) =>
+          t.item.type === 'function_call' && JSON.parse(t.item.arguments).recipient === recipient,
+      )!;
     for (const recipient of ['B', 'C', 'D']) {
       const call = callTo(recipient).item as { callId: string };
-      const resultIndex = newItems.findIndex((t) => t.item.type === 'function_call_result' && t.item.callId === call.callId);
+      const resultIndex = newItems.findIndex(
+        (t) => t.item.type === 'function_call_result' && t.item.callId === call.callId,
+      );
       const nested = newItems.map((t, i) => (t.agent === recipient ? i : -1)).filter((i) => i >= 0);
       expect(Math.max(...nested)).toBe(resultIndex - 1);
     }
@@ -123,7 +183,9 @@ describe('Agency.getResponse', () => {
     const bModel = new ScriptedModel(['x']);
     const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, agent('B', bModel)]] });
     await expect(agency.getResponse('hi', { recipient: 'B' })).rejects.toThrow(AgencyConfigError);
-    await expect(agency.getResponse('hi', { recipient: 'B' })).rejects.toThrow(/"B" is not an entry point.*Entry points: A\./);
+    await expect(agency.getResponse('hi', { recipient: 'B' })).rejects.toThrow(
+      /"B" is not an entry point.*Entry points: A\./,
+    );
     await expect(agency.getResponse('hi', { recipient: 'Zed' })).rejects.toThrow(/"Zed"/);
     expect(bModel.calls).toHaveLength(0);
   });
@@ -141,10 +203,16 @@ describe('Agency.getResponse', () => {
     expect(second.finalOutput).toBe('A saw B heard relay second');
     const aInput = (aModel.calls[2]!.request.input as any[]).map(label);
     expect(aInput.slice(0, 5)).toEqual([
-      'user:first', 'call:send_message', 'result:send_message', 'assistant:A saw B heard relay first', 'user:second',
+      'user:first',
+      'call:send_message',
+      'result:send_message',
+      'assistant:A saw B heard relay first',
+      'user:second',
     ]);
     expect((bModel.calls[1]!.request.input as any[]).map(label)).toEqual([
-      'user:relay first', 'assistant:B heard relay first', 'user:relay second',
+      'user:relay first',
+      'assistant:B heard relay first',
+      'user:relay second',
     ]);
     const other = await agency.getResponse('third', { chatId: 'other' });
     expect((aModel.calls.at(-2)!.request.input as any[]).map(label)).toEqual(['user:third']);
@@ -155,14 +223,25 @@ describe('Agency.getResponse', () => {
     const seen: unknown[] = [];
     const context = { userId: 'u-42' };
     const a = agent('A', new ScriptedModel([send('B', 'hi'), 'A done']));
-    const b = agent('B', new ScriptedModel([{ tool: 'whoami', args: {} }, (r) => `B: ${toolOutputsSinceUser(r)[0]}`]), {
-      tools: [simpleTool('whoami', (ctx) => { seen.push(ctx); return (ctx as typeof context).userId; })],
-    });
+    const b = agent(
+      'B',
+      new ScriptedModel([{ tool: 'whoami', args: {} }, (r) => `B: ${toolOutputsSinceUser(r)[0]}`]),
+      {
+        tools: [
+          simpleTool('whoami', (ctx) => {
+            seen.push(ctx);
+            return (ctx as typeof context).userId;
+          }),
+        ],
+      },
+    );
     const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b]] });
     const result = await agency.getResponse('go', { context });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBe(context);
-    expect(result.newItems.find((t) => t.agent === 'B' && t.item.type === 'message')!.item).toMatchObject({ content: [{ text: 'B: u-42' }] });
+    expect(
+      result.newItems.find((t) => t.agent === 'B' && t.item.type === 'message')!.item,
+    ).toMatchObject({ content: [{ text: 'B: u-42' }] });
   });
 
   it('gives additionalInstructions to the entry agent only, for that call only', async () => {
@@ -172,7 +251,8 @@ describe('Agency.getResponse', () => {
     const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, agent('B', bModel)]] });
     await agency.getResponse('go', { additionalInstructions: 'Answer in French.', chatId: 'x' });
     expect(aModel.calls.map((c) => c.request.systemInstructions)).toEqual([
-      'You are A.\n\nAnswer in French.', 'You are A.\n\nAnswer in French.',
+      'You are A.\n\nAnswer in French.',
+      'You are A.\n\nAnswer in French.',
     ]);
     expect(bModel.calls[0]!.request.systemInstructions).toBe('You are B.\n\nBe terse, B.');
     await agency.getResponse('again', { chatId: 'x' });
@@ -183,10 +263,21 @@ describe('Agency.getResponse', () => {
     const aModel = new ScriptedModel([send('B', 'hi'), 'A done']);
     const bModel = new ScriptedModel(['B done']);
     const a = agent('A', aModel);
-    const b = new Agent({ name: 'B', instructions: (ctx, self) => `Dynamic ${self.name}`, model: bModel });
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b]], sharedInstructions: 'House rules.' });
+    const b = new Agent({
+      name: 'B',
+      instructions: (ctx, self) => `Dynamic ${self.name}`,
+      model: bModel,
+    });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [[a, b]],
+      sharedInstructions: 'House rules.',
+    });
     await agency.getResponse('go');
-    expect(aModel.calls.map((c) => c.request.systemInstructions)).toEqual(['House rules.\n\nYou are A.', 'House rules.\n\nYou are A.']);
+    expect(aModel.calls.map((c) => c.request.systemInstructions)).toEqual([
+      'House rules.\n\nYou are A.',
+      'House rules.\n\nYou are A.',
+    ]);
     expect(bModel.calls[0]!.request.systemInstructions).toBe('House rules.\n\nDynamic B');
   });
 
@@ -197,24 +288,42 @@ describe('Agency.getResponse', () => {
     const c = agent('C', new ScriptedModel([{ error: 'C broke' }]));
     const agency = new Agency({
       entryPoints: [a],
-      communicationFlows: [[a, b], [a, c]],
+      communicationFlows: [
+        [a, b],
+        [a, c],
+      ],
       hooks: {
-        onRunStart: (e) => void events.push(`start ${e.agent}<-${e.callerAgent} d${e.depth} ${e.message}`),
-        onRunEnd: (e) => void events.push(`end ${e.agent} ${String(e.finalOutput)} r${e.usage.requests}`),
+        onRunStart: (e) =>
+          void events.push(`start ${e.agent}<-${e.callerAgent} d${e.depth} ${e.message}`),
+        onRunEnd: (e) =>
+          void events.push(`end ${e.agent} ${String(e.finalOutput)} r${e.usage.requests}`),
         onRunError: (e) => void events.push(`error ${e.agent} ${/C broke/.test(e.error.message)}`),
       },
     });
     await agency.getResponse('go');
     expect(events[0]).toBe('start A<-null d0 go');
     expect(events.at(-1)).toBe('end A A done r2');
-    expect(events.slice(1, -1).sort()).toEqual(['end B B done r1', 'error C true', 'start B<-A d1 hi', 'start C<-A d1 hi']);
+    expect(events.slice(1, -1).sort()).toEqual([
+      'end B B done r1',
+      'error C true',
+      'start B<-A d1 hi',
+      'start C<-A d1 hi',
+    ]);
   });
 
   it('reports the agent that produced the output after a handoff as lastAgent', async () => {
     const xModel = new ScriptedModel(['X answers']);
     const x = agent('X', xModel);
-    const a = new Agent({ name: 'A', instructions: 'a', model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]), handoffs: [x] });
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[x, agent('Y', new ScriptedModel(['y']))]] });
+    const a = new Agent({
+      name: 'A',
+      instructions: 'a',
+      model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]),
+      handoffs: [x],
+    });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [[x, agent('Y', new ScriptedModel(['y']))]],
+    });
     expect(agency.runtimeAgent('A').handoffs[0]).toBe(agency.runtimeAgent('X'));
     const result = await agency.getResponse('go');
     expect(result).toMatchObject({ finalOutput: 'X answers', lastAgent: 'X' });
@@ -227,8 +336,16 @@ describe('Agency.getResponse', () => {
   // flows: the output is 'Error: A cannot message "Y". Allowed recipients: none.'
   it('lets an agent reached through a handoff use its own send_message flows', async () => {
     const yModel = new ScriptedModel(['Y answer']);
-    const x = agent('X', new ScriptedModel([send('Y', 'hi Y'), (r) => `X: ${toolOutputsSinceUser(r).at(-1)}`]));
-    const a = new Agent({ name: 'A', instructions: 'a', model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]), handoffs: [x] });
+    const x = agent(
+      'X',
+      new ScriptedModel([send('Y', 'hi Y'), (r) => `X: ${toolOutputsSinceUser(r).at(-1)}`]),
+    );
+    const a = new Agent({
+      name: 'A',
+      instructions: 'a',
+      model: new ScriptedModel([{ tool: 'transfer_to_X', args: {} }]),
+      handoffs: [x],
+    });
     const agency = new Agency({ entryPoints: [a], communicationFlows: [[x, agent('Y', yModel)]] });
     const result = await agency.getResponse('go', { chatId: 'h' });
     expect(result.finalOutput).toBe('X: Y answer');
@@ -236,12 +353,22 @@ describe('Agency.getResponse', () => {
   });
 
   it('applies maxTurns to each run', async () => {
-    const loop = agent('A', new ScriptedModel([{ tool: 'noop', args: {} }], { repeatLast: true }), { tools: [simpleTool('noop', () => 'ok')] });
-    await expect(new Agency({ entryPoints: [loop] }).getResponse('go', { maxTurns: 2 })).rejects.toThrow(/max turns/i);
+    const loop = agent('A', new ScriptedModel([{ tool: 'noop', args: {} }], { repeatLast: true }), {
+      tools: [simpleTool('noop', () => 'ok')],
+    });
+    await expect(
+      new Agency({ entryPoints: [loop] }).getResponse('go', { maxTurns: 2 }),
+    ).rejects.toThrow(/max turns/i);
   });
 
   it('accepts plain SDK agents', async () => {
-    const plain = new SdkAgent({ name: 'Plain', instructions: 'p', model: new ScriptedModel(['plain answer']) });
-    expect((await new Agency({ entryPoints: [plain] }).getResponse('hi')).finalOutput).toBe('plain answer');
+    const plain = new SdkAgent({
+      name: 'Plain',
+      instructions: 'p',
+      model: new ScriptedModel(['plain answer']),
+    });
+    expect((await new Agency({ entryPoints: [plain] }).getResponse('hi')).finalOutput).toBe(
+      'plain answer',
+    );
   });
 });

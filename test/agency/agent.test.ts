@@ -25,9 +25,17 @@ describe('Agent', () => {
   });
 
   it('reads instructions from a .md path relative to the current directory', () => {
-    const writer = new Agent({ name: 'Writer', instructions: 'prompts/writer.md', model: new ScriptedModel(['x']) });
+    const writer = new Agent({
+      name: 'Writer',
+      instructions: 'prompts/writer.md',
+      model: new ScriptedModel(['x']),
+    });
     expect(writer.instructions).toBe('# Writer\nYou write short drafts.\n');
-    const dotted = new Agent({ name: 'W2', instructions: './prompts/writer.md', model: new ScriptedModel(['x']) });
+    const dotted = new Agent({
+      name: 'W2',
+      instructions: './prompts/writer.md',
+      model: new ScriptedModel(['x']),
+    });
     expect(dotted.instructions).toBe('# Writer\nYou write short drafts.\n');
   });
 
@@ -49,7 +57,11 @@ describe('Agent', () => {
   it('raises InstructionsNotFoundError naming the agent and the path for a missing .md file', () => {
     let caught: unknown;
     try {
-      new Agent({ name: 'Ghost', instructions: 'prompts/missing.md', model: new ScriptedModel(['x']) });
+      new Agent({
+        name: 'Ghost',
+        instructions: 'prompts/missing.md',
+        model: new ScriptedModel(['x']),
+      });
     } catch (error) {
       caught = error;
     }
@@ -63,9 +75,9 @@ describe('Agent', () => {
 
   it('raises InstructionsNotFoundError for a .md path that is a directory', () => {
     mkdirSync(join(dir, 'folder.md'));
-    expect(() => new Agent({ name: 'D', instructions: 'folder.md', model: new ScriptedModel(['x']) })).toThrow(
-      InstructionsNotFoundError,
-    );
+    expect(
+      () => new Agent({ name: 'D', instructions: 'folder.md', model: new ScriptedModel(['x']) }),
+    ).toThrow(InstructionsNotFoundError);
   });
 
   it('reads sharedInstructions from a .md path and fails clearly when it is missing', async () => {
@@ -74,12 +86,19 @@ describe('Agent', () => {
     const a = new Agent({ name: 'A', instructions: 'Own rules.', model });
     await new Agency({ entryPoints: [a], sharedInstructions: 'shared.md' }).getResponse('hi');
     expect(model.calls[0]!.request.systemInstructions).toBe('Shared rules.\n\nOwn rules.');
-    expect(() => new Agency({ entryPoints: [a], sharedInstructions: 'nope.md' })).toThrow(/nope\.md/);
+    expect(() => new Agency({ entryPoints: [a], sharedInstructions: 'nope.md' })).toThrow(
+      /nope\.md/,
+    );
   });
 
   it('is an SDK Agent that the SDK Runner can run directly', async () => {
     const model = new ScriptedModel(['Hello from the SDK']);
-    const agent = new Agent({ name: 'Plain', description: 'says hello', instructions: 'Greet.', model });
+    const agent = new Agent({
+      name: 'Plain',
+      description: 'says hello',
+      instructions: 'Greet.',
+      model,
+    });
     expect(agent).toBeInstanceOf(SdkAgent);
     const result = await new Runner({ tracingDisabled: true }).run(agent, 'hi');
     expect(result.finalOutput).toBe('Hello from the SDK');
@@ -88,7 +107,12 @@ describe('Agent', () => {
   });
 
   it('exposes its description, also as the handoff description', () => {
-    const agent = new Agent({ name: 'D', description: 'Does D things.', instructions: 'x', model: new ScriptedModel([]) });
+    const agent = new Agent({
+      name: 'D',
+      description: 'Does D things.',
+      instructions: 'x',
+      model: new ScriptedModel([]),
+    });
     expect(agent.description).toBe('Does D things.');
     expect(agent.handoffDescription).toBe('Does D things.');
     expect(describeAgent(agent)).toBe('Does D things.');

@@ -5,7 +5,11 @@ import { AgencyConfigError } from '../../src/errors.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
 
 function agent(name: string): Agent {
-  return new Agent({ name, instructions: `${name} instructions`, model: new ScriptedModel(['ok']) });
+  return new Agent({
+    name,
+    instructions: `${name} instructions`,
+    model: new ScriptedModel(['ok']),
+  });
 }
 
 function configError(build: () => unknown): AgencyConfigError {
@@ -25,7 +29,14 @@ describe('Agency construction checks', () => {
     const second = agent('Writer');
     const coordinator = agent('Coordinator');
     const error = configError(
-      () => new Agency({ entryPoints: [coordinator], communicationFlows: [[coordinator, first], [coordinator, second]] }),
+      () =>
+        new Agency({
+          entryPoints: [coordinator],
+          communicationFlows: [
+            [coordinator, first],
+            [coordinator, second],
+          ],
+        }),
     );
     expect(error.message).toContain('"Writer"');
   });
@@ -34,37 +45,68 @@ describe('Agency construction checks', () => {
     const entry = agent('Coordinator');
     const impostor = agent('Coordinator');
     const writer = agent('Writer');
-    const error = configError(() => new Agency({ entryPoints: [entry], communicationFlows: [[writer, impostor]] }));
+    const error = configError(
+      () => new Agency({ entryPoints: [entry], communicationFlows: [[writer, impostor]] }),
+    );
     expect(error.message).toContain('"Coordinator"');
   });
 
   it('accepts the same Agent object named in several places', () => {
     const a = agent('A');
     const b = agent('B');
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b], [b, a]] });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [
+        [a, b],
+        [b, a],
+      ],
+    });
     expect([...agency.agents.keys()]).toEqual(['A', 'B']);
-    expect(agency.flows).toEqual([['A', 'B'], ['B', 'A']]);
+    expect(agency.flows).toEqual([
+      ['A', 'B'],
+      ['B', 'A'],
+    ]);
   });
 
   it('rejects a flow from an agent to itself, naming it', () => {
     const a = agent('Solo');
     const b = agent('Other');
-    const error = configError(() => new Agency({ entryPoints: [a], communicationFlows: [[a, b], [a, a]] }));
+    const error = configError(
+      () =>
+        new Agency({
+          entryPoints: [a],
+          communicationFlows: [
+            [a, b],
+            [a, a],
+          ],
+        }),
+    );
     expect(error.message).toContain('"Solo"');
     expect(error.message).toContain('communicationFlows[1]');
   });
 
-  it('rejects a flow to a different agent object with the sender\'s own name', () => {
+  it("rejects a flow to a different agent object with the sender's own name", () => {
     const a = agent('Solo');
     const twin = agent('Solo');
-    const error = configError(() => new Agency({ entryPoints: [a], communicationFlows: [[a, twin]] }));
+    const error = configError(
+      () => new Agency({ entryPoints: [a], communicationFlows: [[a, twin]] }),
+    );
     expect(error.message).toContain('"Solo"');
   });
 
   it('rejects the same flow declared twice, naming both agents', () => {
     const a = agent('Alpha');
     const b = agent('Beta');
-    const error = configError(() => new Agency({ entryPoints: [a], communicationFlows: [[a, b], [a, b]] }));
+    const error = configError(
+      () =>
+        new Agency({
+          entryPoints: [a],
+          communicationFlows: [
+            [a, b],
+            [a, b],
+          ],
+        }),
+    );
     expect(error.message).toContain('"Alpha"');
     expect(error.message).toContain('"Beta"');
     expect(error.message).toContain('communicationFlows[1]');
@@ -73,7 +115,13 @@ describe('Agency construction checks', () => {
   it('allows the two directions of a pair as two flows', () => {
     const a = agent('Alpha');
     const b = agent('Beta');
-    const agency = new Agency({ entryPoints: [a], communicationFlows: [[a, b], [b, a]] });
+    const agency = new Agency({
+      entryPoints: [a],
+      communicationFlows: [
+        [a, b],
+        [b, a],
+      ],
+    });
     expect(agency.recipientsOf('Alpha')).toEqual(['Beta']);
     expect(agency.recipientsOf('Beta')).toEqual(['Alpha']);
   });
@@ -111,7 +159,11 @@ describe('Agency construction checks', () => {
     const fact = agent('FactChecker');
     const agency = new Agency({
       entryPoints: [coordinator],
-      communicationFlows: [[coordinator, writer], [writer, editor], [editor, fact]],
+      communicationFlows: [
+        [coordinator, writer],
+        [writer, editor],
+        [editor, fact],
+      ],
     });
     expect([...agency.agents.keys()]).toEqual(['Coordinator', 'Writer', 'Editor', 'FactChecker']);
     expect(agency.agents.get('FactChecker')).toBe(fact);
@@ -131,7 +183,8 @@ describe('Agency construction checks', () => {
   it('rejects something that is not an agent in a flow', () => {
     const a = agent('A');
     const error = configError(
-      () => new Agency({ entryPoints: [a], communicationFlows: [[a, undefined as unknown as Agent]] }),
+      () =>
+        new Agency({ entryPoints: [a], communicationFlows: [[a, undefined as unknown as Agent]] }),
     );
     expect(error.message).toContain('communicationFlows[0][1]');
   });

@@ -3,7 +3,13 @@
  * wrapper that waits before answering, and thread inspection.
  */
 import { tool } from '@openai/agents-core';
-import type { FunctionTool, Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
+import type {
+  FunctionTool,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  StreamEvent,
+} from '@openai/agents-core';
 import type { Agency } from '../../src/agency/agency.js';
 import type { ScriptedModel, ScriptedStep } from '../../src/models/scriptedModel.js';
 import type { ThreadItem } from '../../src/threads/item.js';
@@ -28,7 +34,10 @@ export function deferred<T = void>(): Deferred<T> {
  * A barrier for `parties` arrivals: `arrive()` resolves once all have arrived, and rejects after
  * `timeoutMs` otherwise (so code that runs sequentially fails fast instead of hanging).
  */
-export function barrier(parties: number, timeoutMs = 2000): { arrive: () => Promise<void>; arrived: () => number } {
+export function barrier(
+  parties: number,
+  timeoutMs = 2000,
+): { arrive: () => Promise<void>; arrived: () => number } {
   let count = 0;
   const all = deferred();
   return {
@@ -38,7 +47,10 @@ export function barrier(parties: number, timeoutMs = 2000): { arrive: () => Prom
       if (count >= parties) all.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`barrier: only ${count} of ${parties} parties arrived (not concurrent)`)),
+          () =>
+            reject(
+              new Error(`barrier: only ${count} of ${parties} parties arrived (not concurrent)`),
+            ),
           timeoutMs,
         );
         void all.promise.then(() => {
@@ -85,7 +97,11 @@ export class GatedModel implements Model {
 }
 
 /** A send_message step. */
-export function send(recipient: string, message: string, additionalInstructions: string | null = null): ScriptedStep {
+export function send(
+  recipient: string,
+  message: string,
+  additionalInstructions: string | null = null,
+): ScriptedStep {
   return { tool: 'send_message', args: { recipient, message, additionalInstructions } };
 }
 
@@ -100,7 +116,10 @@ export function sends(...calls: Array<[recipient: string, message: string]>): Sc
 }
 
 /** A no-argument function tool whose execute is supplied by the test. */
-export function simpleTool(name: string, execute: (context: unknown) => Promise<string> | string): FunctionTool<any, any, any> {
+export function simpleTool(
+  name: string,
+  execute: (context: unknown) => Promise<string> | string,
+): FunctionTool<any, any, any> {
   return tool({
     name,
     description: `test tool ${name}`,
@@ -111,7 +130,10 @@ export function simpleTool(name: string, execute: (context: unknown) => Promise<
 }
 
 /** Every thread of a chat with its stored items. */
-export async function chatThreads(agency: Agency, chatId: string): Promise<Map<string, ThreadItem[]>> {
+export async function chatThreads(
+  agency: Agency,
+  chatId: string,
+): Promise<Map<string, ThreadItem[]>> {
   const out = new Map<string, ThreadItem[]>();
   for (const record of await agency.threads.store.listThreads({ chatId })) {
     out.set(record.threadId, await agency.threads.store.readItems(record.threadId));
@@ -127,7 +149,9 @@ export function unmatchedCalls(items: readonly ThreadItem[]): string[] {
     if (item.type === 'function_call') calls.add(item.callId);
     if (item.type === 'function_call_result') results.add(item.callId);
   }
-  return [...calls].filter((id) => !results.has(id)).concat([...results].filter((id) => !calls.has(id)));
+  return [...calls]
+    .filter((id) => !results.has(id))
+    .concat([...results].filter((id) => !calls.has(id)));
 }
 
 /** A short label of an item: its type or role, and its text if any. */
@@ -152,6 +176,7 @@ export function outputText(item: ThreadItem['item']): string {
   if (item.type !== 'function_call_result') return '';
   const output = item.output as unknown;
   if (typeof output === 'string') return output;
-  if (output && typeof output === 'object' && 'text' in output) return String((output as { text: unknown }).text);
+  if (output && typeof output === 'object' && 'text' in output)
+    return String((output as { text: unknown }).text);
   return JSON.stringify(output);
 }

@@ -7,8 +7,18 @@ import { lastUserText } from '../../src/models/requestText.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
 
 function desks() {
-  const billing = new Agent({ name: 'Billing', description: 'Invoices and refunds.', instructions: 'b', model: new ScriptedModel((r) => `Billing: ${lastUserText(r)}`) });
-  const support = new Agent({ name: 'Support', description: 'Technical problems.', instructions: 's', model: new ScriptedModel((r) => `Support: ${lastUserText(r)}`) });
+  const billing = new Agent({
+    name: 'Billing',
+    description: 'Invoices and refunds.',
+    instructions: 'b',
+    model: new ScriptedModel((r) => `Billing: ${lastUserText(r)}`),
+  });
+  const support = new Agent({
+    name: 'Support',
+    description: 'Technical problems.',
+    instructions: 's',
+    model: new ScriptedModel((r) => `Support: ${lastUserText(r)}`),
+  });
   return { billing, support };
 }
 
@@ -32,13 +42,21 @@ describe('entry-point routing', () => {
 
   it('lets a classifier agent pick, counts its model call, and streams the choice first', async () => {
     const { billing, support } = desks();
-    const classifierModel = new ScriptedModel((r) => (/invoice/i.test(lastUserText(r)) ? 'billing' : 'Support'));
-    const classifier = new Agent({ name: 'Triage', instructions: 'Pick the desk.', model: classifierModel });
+    const classifierModel = new ScriptedModel((r) =>
+      /invoice/i.test(lastUserText(r)) ? 'billing' : 'Support',
+    );
+    const classifier = new Agent({
+      name: 'Triage',
+      instructions: 'Pick the desk.',
+      model: classifierModel,
+    });
     const agency = new Agency({ entryPoints: [billing, support], router: classifier });
     const result = await agency.getResponse('Where is my invoice?');
     expect(result.routedTo).toBe('Billing');
     expect(result.usage.requests).toBe(2);
-    expect(classifierModel.calls[0]!.request.systemInstructions).toContain('- Support: Technical problems.');
+    expect(classifierModel.calls[0]!.request.systemInstructions).toContain(
+      '- Support: Technical problems.',
+    );
 
     const events: AgencyStreamEvent[] = [];
     for await (const event of agency.getResponseStream('It crashes')) events.push(event);
@@ -49,7 +67,10 @@ describe('entry-point routing', () => {
   it('is skipped when the caller names a recipient', async () => {
     const { billing, support } = desks();
     let calls = 0;
-    const agency = new Agency({ entryPoints: [billing, support], router: () => (calls++, 'Support') });
+    const agency = new Agency({
+      entryPoints: [billing, support],
+      router: () => (calls++, 'Support'),
+    });
     const result = await agency.getResponse('hi', { recipient: 'Billing' });
     expect(result.finalOutput).toBe('Billing: hi');
     expect(result.routedTo).toBeUndefined();
@@ -61,7 +82,11 @@ describe('entry-point routing', () => {
     const byFunction = new Agency({ entryPoints: [billing, support], router: () => 'Sales' });
     await expect(byFunction.getResponse('hi')).rejects.toBeInstanceOf(AgencyConfigError);
     await expect(byFunction.getResponse('hi')).rejects.toThrow(/"Sales".*Billing, Support/);
-    const confused = new Agent({ name: 'Triage', instructions: 't', model: new ScriptedModel(['no idea']) });
+    const confused = new Agent({
+      name: 'Triage',
+      instructions: 't',
+      model: new ScriptedModel(['no idea']),
+    });
     const byAgent = new Agency({ entryPoints: [billing, support], router: confused });
     await expect(byAgent.getResponse('hi')).rejects.toThrow(/answered "no idea"/);
   });

@@ -33,8 +33,12 @@ describe('ensemble CLI', () => {
     writeFileSync(file, 'name: bad\nagents:\n  - name: a\n    depends_on: [zz]\n');
     await cli('validate', file);
     expect(out.trim().split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${file}:3:11: agents\\[0\\]\\.name: .*exactly one of script`)),
-      expect.stringMatching(new RegExp(`^${file}:4:18: agents\\[0\\]\\.depends_on\\[0\\]: depends on "zz"`)),
+      expect.stringMatching(
+        new RegExp(`^${file}:3:11: agents\\[0\\]\\.name: .*exactly one of script`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^${file}:4:18: agents\\[0\\]\\.depends_on\\[0\\]: depends on "zz"`),
+      ),
     ]);
     expect(process.exitCode).toBe(1);
   });

@@ -30,7 +30,10 @@ describe('completion reasons and limits', () => {
   it('completed: a DAG ends when every agent has run', async () => {
     const dir = tempDir();
     const script = writeCounter(dir);
-    const ensemble = ensembleFrom(`name: dag\nagents:\n  - { name: a, script: ${script} }\n  - { name: b, script: ${script}, depends_on: [a] }\n`, dir);
+    const ensemble = ensembleFrom(
+      `name: dag\nagents:\n  - { name: a, script: ${script} }\n  - { name: b, script: ${script}, depends_on: [a] }\n`,
+      dir,
+    );
     const result = await runEnsemble(ensemble);
     expect(result.completion_reason).toBe('completed');
     expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual(['a', 'b']);
@@ -45,7 +48,9 @@ describe('completion reasons and limits', () => {
 
   it('max_agent_executions: the global per-agent limit stops the conversation', async () => {
     const dir = tempDir();
-    const result = await runEnsemble(loop(dir, '  max_total_turns: 50\n  max_agent_executions: { ping: 2 }\n'));
+    const result = await runEnsemble(
+      loop(dir, '  max_total_turns: 50\n  max_agent_executions: { ping: 2 }\n'),
+    );
     expect(result.completion_reason).toBe('max_agent_executions');
     expect(result.agent_execution_count).toEqual({ ping: 2, pong: 2 });
   });
@@ -64,14 +69,26 @@ describe('completion reasons and limits', () => {
     const ensemble = loop(dir, '  max_total_turns: 50\n');
     ensemble.agents[0]!.depends_on[0]!.max_executions = 1;
     const result = await runEnsemble(ensemble);
-    expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual(['ping', 'pong', 'ping', 'pong']);
+    expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual([
+      'ping',
+      'pong',
+      'ping',
+      'pong',
+    ]);
     expect(result.completion_reason).toBe('max_agent_executions');
   });
 
   it('timeout: the run stops at timeout_seconds and kills the running agent', async () => {
     const dir = tempDir();
-    const slow = writeScript(dir, 'slow.js', `setTimeout(() => reply({ success: true, data: {} }), 10000);`);
-    const ensemble = ensembleFrom(`name: t\nagents:\n  - { name: slow, script: ${slow} }\nconversation_limits: { timeout_seconds: 0.5 }\n`, dir);
+    const slow = writeScript(
+      dir,
+      'slow.js',
+      `setTimeout(() => reply({ success: true, data: {} }), 10000);`,
+    );
+    const ensemble = ensembleFrom(
+      `name: t\nagents:\n  - { name: slow, script: ${slow} }\nconversation_limits: { timeout_seconds: 0.5 }\n`,
+      dir,
+    );
     const started = Date.now();
     const result = await runEnsemble(ensemble);
     expect(result.completion_reason).toBe('timeout');

@@ -3,7 +3,11 @@ import { runEnsemble } from '../../src/ensembles/run.js';
 import { ensembleFrom, tempDir, writeScript } from './helpers.js';
 
 function withCondition(dir: string, condition: string) {
-  const source = writeScript(dir, 'source.js', `reply({ success: true, data: { score: 7, tags: ['a', 'b'] } });`);
+  const source = writeScript(
+    dir,
+    'source.js',
+    `reply({ success: true, data: { score: 7, tags: ['a', 'b'] } });`,
+  );
   const sink = writeScript(dir, 'sink.js', `reply({ success: true, data: { ran: true } });`);
   return ensembleFrom(
     `name: cond
@@ -21,9 +25,17 @@ agents:
 
 describe('conditions in a run', () => {
   it('true: the dependent agent runs (state_key names the slot in state)', async () => {
-    const result = await runEnsemble(withCondition(tempDir(), "state.scored.score > 5 && 'a' in outputs.source.tags && executions.source == 1 && turn == 1"));
+    const result = await runEnsemble(
+      withCondition(
+        tempDir(),
+        "state.scored.score > 5 && 'a' in outputs.source.tags && executions.source == 1 && turn == 1",
+      ),
+    );
     expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual(['source', 'sink']);
-    expect(result.final_state).toEqual({ scored: { score: 7, tags: ['a', 'b'] }, sink: { ran: true } });
+    expect(result.final_state).toEqual({
+      scored: { score: 7, tags: ['a', 'b'] },
+      sink: { ran: true },
+    });
   });
 
   it('false: the dependent agent does not run and the run completes', async () => {

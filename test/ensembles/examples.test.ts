@@ -17,7 +17,10 @@ describe('examples/ensembles run offline with their documented outcome', () => {
     it(file, async () => {
       const full = path.join(root, 'examples', 'ensembles', file);
       const profiles = await profilesForEnsemble(full, root);
-      const result = await runEnsemble(await loadEnsemble(full, { profileNames: profiles.names() }), { profiles });
+      const result = await runEnsemble(
+        await loadEnsemble(full, { profileNames: profiles.names() }),
+        { profiles },
+      );
       expect(result.error).toBeUndefined();
       expect([result.completion_reason, result.turn_count]).toEqual([reason, turns]);
     });

@@ -31,7 +31,11 @@ export function writeScript(dir: string, name: string, body: string): string {
 
 /** A script agent that echoes: `{ success: true, data: { n: <its execution count + 1> } }`. */
 export function writeCounter(dir: string, name = 'counter.js'): string {
-  return writeScript(dir, name, `const n = (msg.conversation_state.agent_execution_count[msg.agent] ?? 0) + 1; reply({ success: true, data: { n } });`);
+  return writeScript(
+    dir,
+    name,
+    `const n = (msg.conversation_state.agent_execution_count[msg.agent] ?? 0) + 1; reply({ success: true, data: { n } });`,
+  );
 }
 
 /** Parses ensemble YAML with scripts resolved from `dir`. */
@@ -44,6 +48,8 @@ export function comparable(result: ConversationResult) {
   const { run_id: _runId, ...rest } = result;
   return {
     ...rest,
-    conversation_history: result.conversation_history.map(({ timestamp: _t, execution_time: _e, ...turn }) => turn),
+    conversation_history: result.conversation_history.map(
+      ({ timestamp: _t, execution_time: _e, ...turn }) => turn,
+    ),
   };
 }

@@ -27,7 +27,8 @@ describe('interrupting a run', () => {
       runId: 'interrupted',
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'agent_started' && event.agent === 'b') controller.abort(new Error('shutting down'));
+        if (event.type === 'agent_started' && event.agent === 'b')
+          controller.abort(new Error('shutting down'));
       },
     });
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
@@ -37,7 +38,9 @@ describe('interrupting a run', () => {
     const fresh = await runEnsemble(chain(dir, slow, fast), { store: new MemoryStore() });
     expect(resumed.completion_reason).toBe('completed');
     expect(resumed.conversation_history.map((t) => t.agent_name)).toEqual(['a', 'b', 'c']);
-    expect(resumed.conversation_history.map((t) => t.output_data)).toEqual(fresh.conversation_history.map((t) => t.output_data));
+    expect(resumed.conversation_history.map((t) => t.output_data)).toEqual(
+      fresh.conversation_history.map((t) => t.output_data),
+    );
   });
 });
 

@@ -9,7 +9,11 @@ import { ensembleFrom, tempDir, writeScript } from './helpers.js';
 describe('LLM agents', () => {
   it('keep their turns in their own sub-thread, see them when re-triggered, and sum usage', async () => {
     const dir = tempDir();
-    const critic = writeScript(dir, 'critic.js', `reply({ success: true, data: { ok: msg.conversation_state.agent_execution_count.critic === 1 } });`);
+    const critic = writeScript(
+      dir,
+      'critic.js',
+      `reply({ success: true, data: { ok: msg.conversation_state.agent_execution_count.critic === 1 } });`,
+    );
     const ensemble = ensembleFrom(
       `name: llm
 agents:
@@ -28,16 +32,33 @@ agents:
     const seen: number[] = [];
     const model = new ScriptedModel((request) => {
       seen.push(Array.isArray(request.input) ? request.input.length : 1);
-      return { text: `draft ${seen.length} for ${lastUserText(request).slice(0, 10)}`, usage: { inputTokens: 7, outputTokens: 3 } };
+      return {
+        text: `draft ${seen.length} for ${lastUserText(request).slice(0, 10)}`,
+        usage: { inputTokens: 7, outputTokens: 3 },
+      };
     });
     const store = new MemoryStore();
     const result = await runEnsemble(ensemble, { store, runId: 'r', createModel: () => model });
-    expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual(['writer', 'critic', 'writer', 'critic']);
+    expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual([
+      'writer',
+      'critic',
+      'writer',
+      'critic',
+    ]);
     expect(seen).toEqual([1, 3]);
-    expect(result.usage).toEqual({ requests: 2, input_tokens: 14, output_tokens: 6, total_tokens: 20 });
+    expect(result.usage).toEqual({
+      requests: 2,
+      input_tokens: 14,
+      output_tokens: 6,
+      total_tokens: 20,
+    });
     const items = await store.readItems('r::writer');
-    expect(items.map((entry) => ('role' in entry.item ? entry.item.role : entry.item.type))).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect((result.final_state.writer as { response: string }).response).toMatch(/^draft 2 for Task: /);
+    expect(
+      items.map((entry) => ('role' in entry.item ? entry.item.role : entry.item.type)),
+    ).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect((result.final_state.writer as { response: string }).response).toMatch(
+      /^draft 2 for Task: /,
+    );
   });
 
   it('parse JSON replies (also fenced) into output data, other text into { response }', () => {
@@ -48,10 +69,16 @@ agents:
 
   it('a model error is an agent error', async () => {
     const dir = tempDir();
-    const result = await runEnsemble(ensembleFrom('name: e\nagents:\n  - { name: w, model_profile: p }\n', dir), {
-      createModel: () => new ScriptedModel([{ error: 'rate limited' }]),
-    });
+    const result = await runEnsemble(
+      ensembleFrom('name: e\nagents:\n  - { name: w, model_profile: p }\n', dir),
+      {
+        createModel: () => new ScriptedModel([{ error: 'rate limited' }]),
+      },
+    );
     expect(result.completion_reason).toBe('error');
-    expect(result.error).toMatchObject({ agent: 'w', message: expect.stringContaining('rate limited') });
+    expect(result.error).toMatchObject({
+      agent: 'w',
+      message: expect.stringContaining('rate limited'),
+    });
   });
 });

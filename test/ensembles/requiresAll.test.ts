@@ -18,13 +18,21 @@ agents:
       dir,
     );
     const result = await runEnsemble(ensemble);
-    expect(result.conversation_history.map((turn) => [turn.turn_number, turn.agent_name])).toEqual([[1, 'a'], [2, 'b'], [3, 'join']]);
+    expect(result.conversation_history.map((turn) => [turn.turn_number, turn.agent_name])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'join'],
+    ]);
   });
 
   it('false: any one such dependency is enough', async () => {
     const dir = tempDir();
     const script = writeCounter(dir);
-    const slow = writeScript(dir, 'slow.js', `setTimeout(() => reply({ success: true, data: {} }), 10);`);
+    const slow = writeScript(
+      dir,
+      'slow.js',
+      `setTimeout(() => reply({ success: true, data: {} }), 10);`,
+    );
     const ensemble = ensembleFrom(
       `name: any
 agents:
@@ -41,12 +49,19 @@ agents:
     const result = await runEnsemble(ensemble);
     const order = result.conversation_history.map((turn) => turn.agent_name);
     expect(order.slice(0, 3)).toEqual(['fast', 'mid', 'first']);
-    expect(result.conversation_history[2]!.input_data).toEqual({ input: '', context: { fast: { n: 1 } } });
+    expect(result.conversation_history[2]!.input_data).toEqual({
+      input: '',
+      context: { fast: { n: 1 } },
+    });
   });
 
   it('steps run ready agents in parallel, up to the concurrency limit', async () => {
     const dir = tempDir();
-    const sleep = writeScript(dir, 'sleep.js', `setTimeout(() => reply({ success: true, data: {} }), 400);`);
+    const sleep = writeScript(
+      dir,
+      'sleep.js',
+      `setTimeout(() => reply({ success: true, data: {} }), 400);`,
+    );
     const yaml = `name: par\nagents:\n${['a', 'b', 'c', 'd'].map((name) => `  - { name: ${name}, script: ${sleep} }`).join('\n')}\n`;
     let started = Date.now();
     await runEnsemble(ensembleFrom(yaml, dir), { concurrency: 4 });

@@ -25,10 +25,14 @@ describe('resume after SIGKILL', () => {
   it('continues from the last finished turn, re-runs no finished agent, and ends like an uninterrupted run', async () => {
     const dir = tempDir();
     const db = path.join(dir, 'runs.db');
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, db, 'run-1', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, db, 'run-1', dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     proc.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      proc.on('exit', (_code, signal) => resolve(signal)),
+    );
     const reader = new SqliteStore({ path: db });
     try {
       // Kill in the middle of step 1: writer and side_a are checkpointed, side_b is still sleeping.
@@ -45,7 +49,12 @@ describe('resume after SIGKILL', () => {
       expect(interrupted!.state.data.status).toBe('running');
       expect(interrupted!.state.conversation.turn_count).toBe(0);
 
-      const resumed = await runEnsemble(resumeEnsemble(dir), { store: reader, runId: 'run-1', resume: true, createModel: resumeModels });
+      const resumed = await runEnsemble(resumeEnsemble(dir), {
+        store: reader,
+        runId: 'run-1',
+        resume: true,
+        createModel: resumeModels,
+      });
       const runs = readFileSync(path.join(dir, 'runs.log'), 'utf8').trim().split('\n');
       expect(runs.filter((line) => line === 'side_a 1')).toHaveLength(1);
       // side_b was in flight: its orphaned process (the killed parent could not stop it) and the
@@ -54,12 +63,25 @@ describe('resume after SIGKILL', () => {
       const others = runs.filter((line) => line !== 'side_b 1');
       expect(new Set(others).size).toBe(others.length);
 
-      const baseline = await runEnsemble(resumeEnsemble(tempDir()), { store: new MemoryStore(), createModel: resumeModels });
+      const baseline = await runEnsemble(resumeEnsemble(tempDir()), {
+        store: new MemoryStore(),
+        createModel: resumeModels,
+      });
       expect(comparable(resumed)).toEqual(comparable(baseline));
       expect(resumed.completion_reason).toBe('completed');
-      expect(resumed.conversation_history.filter((turn) => turn.agent_name === 'writer').map((turn) => turn.output_data)).toEqual([{ draft: 1 }, { draft: 2 }, { draft: 3 }]);
+      expect(
+        resumed.conversation_history
+          .filter((turn) => turn.agent_name === 'writer')
+          .map((turn) => turn.output_data),
+      ).toEqual([{ draft: 1 }, { draft: 2 }, { draft: 3 }]);
       // Resuming a finished run returns its stored result.
-      expect(await runEnsemble(resumeEnsemble(dir), { store: reader, resume: 'run-1', createModel: resumeModels })).toEqual(resumed);
+      expect(
+        await runEnsemble(resumeEnsemble(dir), {
+          store: reader,
+          resume: 'run-1',
+          createModel: resumeModels,
+        }),
+      ).toEqual(resumed);
     } finally {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
       await reader.close();

@@ -21,22 +21,42 @@ function alive(pid: number): boolean {
 describe('runScriptAgent', () => {
   it('writes { input, context, conversation_state } on stdin and reads { success, data }; captures stderr', async () => {
     const dir = tempDir();
-    const script = writeScript(dir, 'echo.js', `process.stderr.write('note'); reply({ success: true, data: { got: msg } });`);
-    const run = await runScriptAgent({ agent: 'echo', command: script, baseDir: dir, stdin: { input: 'hi', context: { a: 1 }, conversation_state: {} }, timeoutMs: 5000 });
-    expect(run.reply.data).toEqual({ got: { input: 'hi', context: { a: 1 }, conversation_state: {} } });
+    const script = writeScript(
+      dir,
+      'echo.js',
+      `process.stderr.write('note'); reply({ success: true, data: { got: msg } });`,
+    );
+    const run = await runScriptAgent({
+      agent: 'echo',
+      command: script,
+      baseDir: dir,
+      stdin: { input: 'hi', context: { a: 1 }, conversation_state: {} },
+      timeoutMs: 5000,
+    });
+    expect(run.reply.data).toEqual({
+      got: { input: 'hi', context: { a: 1 }, conversation_state: {} },
+    });
     expect(run.stderr).toBe('note');
   });
 
   it('a reply that is not JSON is a clear agent error', async () => {
     const dir = tempDir();
     const script = writeScript(dir, 'text.js', `process.stdout.write('hello');`);
-    await expect(runScriptAgent({ agent: 'text', command: script, baseDir: dir, stdin: {}, timeoutMs: 5000 })).rejects.toThrow(/Agent "text" failed: its stdout is not JSON: "hello"/);
+    await expect(
+      runScriptAgent({ agent: 'text', command: script, baseDir: dir, stdin: {}, timeoutMs: 5000 }),
+    ).rejects.toThrow(/Agent "text" failed: its stdout is not JSON: "hello"/);
   });
 
   it('a non-zero exit is an agent error that includes stderr', async () => {
     const dir = tempDir();
     const script = writeScript(dir, 'exit.js', `process.stderr.write('boom'); process.exit(3);`);
-    const error = await runScriptAgent({ agent: 'exit', command: script, baseDir: dir, stdin: {}, timeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await runScriptAgent({
+      agent: 'exit',
+      command: script,
+      baseDir: dir,
+      stdin: {},
+      timeoutMs: 5000,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentRunError);
     expect((error as AgentRunError).message).toMatch(/exited with code 3; stderr: boom/);
     expect((error as AgentRunError).stderr).toBe('boom');
@@ -44,8 +64,18 @@ describe('runScriptAgent', () => {
 
   it('spawns without a shell: metacharacters are plain arguments', async () => {
     const dir = tempDir();
-    const script = writeScript(dir, 'args.js', `reply({ success: true, data: { argv: process.argv.slice(2) } });`);
-    const run = await runScriptAgent({ agent: 'args', command: `${script} '$(touch x)' ; rm`, baseDir: dir, stdin: {}, timeoutMs: 5000 });
+    const script = writeScript(
+      dir,
+      'args.js',
+      `reply({ success: true, data: { argv: process.argv.slice(2) } });`,
+    );
+    const run = await runScriptAgent({
+      agent: 'args',
+      command: `${script} '$(touch x)' ; rm`,
+      baseDir: dir,
+      stdin: {},
+      timeoutMs: 5000,
+    });
     expect(run.reply.data).toEqual({ argv: ['$(touch x)', ';', 'rm'] });
     expect(splitCommand(`a "b c" 'd'`)).toEqual(['a', 'b c', 'd']);
   });
@@ -64,8 +94,17 @@ describe('runScriptAgent', () => {
     );
     let leader = 0;
     const started = Date.now();
-    const error = await runScriptAgent({ agent: 'spawner', command: script, baseDir: dir, stdin: {}, timeoutMs: 800, onSpawn: (pid) => (leader = pid) }).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/did not finish within 0.8s and was killed with its process group/);
+    const error = await runScriptAgent({
+      agent: 'spawner',
+      command: script,
+      baseDir: dir,
+      stdin: {},
+      timeoutMs: 800,
+      onSpawn: (pid) => (leader = pid),
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /did not finish within 0.8s and was killed with its process group/,
+    );
     expect(Date.now() - started).toBeLessThan(5000);
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 200));

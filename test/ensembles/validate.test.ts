@@ -32,9 +32,15 @@ describe('validateEnsembleText', () => {
       expect.stringMatching(/^broken\.yaml:5:20: agents\[0\]\.model_profile: .*not both/),
       expect.stringMatching(/^broken\.yaml:6:11: agents\[1\]\.name: .*needs exactly one of script/),
       expect.stringMatching(/^broken\.yaml:7:18: agents\[1\]\.depends_on\[0\]: depends on "ghost"/),
-      expect.stringMatching(/^broken\.yaml:9:20: agents\[2\]\.model_profile: profile "nope" does not exist/),
-      expect.stringMatching(/^broken\.yaml:12:36: agents\[2\]\.depends_on\[0\]\.condition: CEL syntax error.*character 16/),
-      expect.stringMatching(/^broken\.yaml:13:11: agents\[3\]\.name: unconditional dependency cycle d -> e -> d/),
+      expect.stringMatching(
+        /^broken\.yaml:9:20: agents\[2\]\.model_profile: profile "nope" does not exist/,
+      ),
+      expect.stringMatching(
+        /^broken\.yaml:12:36: agents\[2\]\.depends_on\[0\]\.condition: CEL syntax error.*character 16/,
+      ),
+      expect.stringMatching(
+        /^broken\.yaml:13:11: agents\[3\]\.name: unconditional dependency cycle d -> e -> d/,
+      ),
       expect.stringMatching(/^broken\.yaml:16:5: agents\[3\]\.colour: unknown key "colour"/),
     ]);
   });
@@ -51,14 +57,21 @@ describe('validateEnsembleText', () => {
   });
 
   it('reports YAML syntax errors with their position', () => {
-    const { issues } = validateEnsembleText('name: x\nagents:\n  - name: [a\n', { file: 'bad.yaml' });
+    const { issues } = validateEnsembleText('name: x\nagents:\n  - name: [a\n', {
+      file: 'bad.yaml',
+    });
     expect(issues[0]).toMatchObject({ file: 'bad.yaml', path: '(yaml)' });
     expect(issues[0]!.line).toBeGreaterThanOrEqual(3);
   });
 
   it('reports type errors from the schema with the field and the expectation', () => {
-    const { issues } = validateEnsembleText('name: x\nagents:\n  - name: a\n    script: ./a.js\nconversation_limits:\n  max_total_turns: -1\n', { file: 'f.yaml' });
-    expect(formatEnsembleIssue(issues[0]!)).toMatch(/^f\.yaml:6:20: conversation_limits\.max_total_turns: .*(>0|positive|greater)/i);
+    const { issues } = validateEnsembleText(
+      'name: x\nagents:\n  - name: a\n    script: ./a.js\nconversation_limits:\n  max_total_turns: -1\n',
+      { file: 'f.yaml' },
+    );
+    expect(formatEnsembleIssue(issues[0]!)).toMatch(
+      /^f\.yaml:6:20: conversation_limits\.max_total_turns: .*(>0|positive|greater)/i,
+    );
   });
 
   it('accepts llm-orc spellings (dependencies, prompt) and folds them', () => {
@@ -67,11 +80,19 @@ describe('validateEnsembleText', () => {
       { profileNames: ['fast'] },
     );
     expect(issues).toEqual([]);
-    expect(ensemble!.agents[1]).toMatchObject({ kind: 'llm', system_prompt: 'Be brief.', depends_on: [{ agent_name: 'a', requires_all: true, max_executions: 1 }] });
+    expect(ensemble!.agents[1]).toMatchObject({
+      kind: 'llm',
+      system_prompt: 'Be brief.',
+      depends_on: [{ agent_name: 'a', requires_all: true, max_executions: 1 }],
+    });
   });
 
   it('flags unknown agents in max_agent_executions', () => {
-    const { issues } = validateEnsembleText('name: x\nagents:\n  - { name: a, script: ./a.js }\nconversation_limits:\n  max_agent_executions: { zed: 2 }\n');
-    expect(issues.map((issue) => issue.message)).toEqual([expect.stringContaining('"zed" is not an agent')]);
+    const { issues } = validateEnsembleText(
+      'name: x\nagents:\n  - { name: a, script: ./a.js }\nconversation_limits:\n  max_agent_executions: { zed: 2 }\n',
+    );
+    expect(issues.map((issue) => issue.message)).toEqual([
+      expect.stringContaining('"zed" is not an agent'),
+    ]);
   });
 });

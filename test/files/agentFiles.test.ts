@@ -12,29 +12,45 @@ import { docsFolder, linesWith } from './helpers.js';
 
 /** A researcher that searches for the question, then answers quoting the top citation. */
 function researcherModel(): ScriptedModel {
-  return new ScriptedModel((request) => {
-    const [listing] = toolOutputsSinceUser(request);
-    if (listing === undefined) return { tool: 'file_search', args: { query: lastUserText(request) } };
-    const [top] = parseCitations(listing);
-    if (!top) return `Not in the files: ${listing}`;
-    return `${top.excerpt} (${top.path}:${top.startLine}-${top.endLine})`;
-  }, { name: 'researcher' });
+  return new ScriptedModel(
+    (request) => {
+      const [listing] = toolOutputsSinceUser(request);
+      if (listing === undefined)
+        return { tool: 'file_search', args: { query: lastUserText(request) } };
+      const [top] = parseCitations(listing);
+      if (!top) return `Not in the files: ${listing}`;
+      return `${top.excerpt} (${top.path}:${top.startLine}-${top.endLine})`;
+    },
+    { name: 'researcher' },
+  );
 }
 
 describe('Agent filesFolder', () => {
   it('adds a file_search tool, and rejects fileSearch without a folder', () => {
     const { folder, indexDir } = docsFolder({ 'a.md': 'x\n' });
-    const agent = new Agent({ name: 'R', filesFolder: folder, fileSearch: { indexDir }, tools: [] });
+    const agent = new Agent({
+      name: 'R',
+      filesFolder: folder,
+      fileSearch: { indexDir },
+      tools: [],
+    });
     expect(agent.tools.map((t) => t.name)).toEqual(['file_search']);
     expect(agent.files?.folder).toBe(folder);
     expect(new Agent({ name: 'Plain' }).files).toBeUndefined();
-    expect(() => new Agent({ name: 'Bad', fileSearch: 'local' })).toThrow(/fileSearch is set but filesFolder is not/);
-    expect(() => new Agent({ name: 'Bad', filesFolder: folder, fileSearch: { maxResults: 0 } })).toThrow(/maxResults is 0/);
+    expect(() => new Agent({ name: 'Bad', fileSearch: 'local' })).toThrow(
+      /fileSearch is set but filesFolder is not/,
+    );
+    expect(
+      () => new Agent({ name: 'Bad', filesFolder: folder, fileSearch: { maxResults: 0 } }),
+    ).toThrow(/maxResults is 0/);
   });
 
   it('answers a send_message from the caller with a cited answer', async () => {
     const { folder, indexDir } = docsFolder({
-      'guide.md': linesWith(30, { 12: 'Heron lamps must be descaled every 90 days.', 13: 'Descaled lamps shine for days.' }),
+      'guide.md': linesWith(30, {
+        12: 'Heron lamps must be descaled every 90 days.',
+        13: 'Descaled lamps shine for days.',
+      }),
       'faq.md': 'Q: Do heron lamps float?\nA: No.\n',
     });
     const researcher = new Agent({
@@ -44,13 +60,23 @@ describe('Agent filesFolder', () => {
       fileSearch: { indexDir },
       model: researcherModel(),
     });
-    const coordinatorModel = new ScriptedModel((request) => {
-      const [answer] = toolOutputsSinceUser(request);
-      if (answer === undefined) {
-        return { tool: 'send_message', args: { recipient: 'Researcher', message: 'descaled heron lamps days', additionalInstructions: null } };
-      }
-      return `Researcher says: ${answer}`;
-    }, { name: 'coordinator' });
+    const coordinatorModel = new ScriptedModel(
+      (request) => {
+        const [answer] = toolOutputsSinceUser(request);
+        if (answer === undefined) {
+          return {
+            tool: 'send_message',
+            args: {
+              recipient: 'Researcher',
+              message: 'descaled heron lamps days',
+              additionalInstructions: null,
+            },
+          };
+        }
+        return `Researcher says: ${answer}`;
+      },
+      { name: 'coordinator' },
+    );
     const coordinator = new Agent({ name: 'Coordinator', model: coordinatorModel });
     const agency = new Agency({
       entryPoints: [coordinator],
@@ -63,17 +89,35 @@ describe('Agent filesFolder', () => {
     );
     const toolOutputs = result.newItems
       .filter((entry) => entry.agent === 'Researcher' && entry.item.type === 'function_call_result')
-      .map((entry) => JSON.stringify((entry.item as Extract<AgentInputItem, { type: 'function_call_result' }>).output));
+      .map((entry) =>
+        JSON.stringify(
+          (entry.item as Extract<AgentInputItem, { type: 'function_call_result' }>).output,
+        ),
+      );
     expect(toolOutputs).toHaveLength(1);
-    expect(toolOutputs[0]).toContain('[1] guide.md:12-13 — Heron lamps must be descaled every 90 days.');
+    expect(toolOutputs[0]).toContain(
+      '[1] guide.md:12-13 — Heron lamps must be descaled every 90 days.',
+    );
   });
 
   it('works with the plain SDK Runner, and a missing folder fails the run with the fix', async () => {
     const { folder, indexDir } = docsFolder({ 'notes.txt': 'Ibis kettles hold two litres.\n' });
-    const agent = new Agent({ name: 'Solo', filesFolder: folder, fileSearch: { indexDir }, model: researcherModel() });
+    const agent = new Agent({
+      name: 'Solo',
+      filesFolder: folder,
+      fileSearch: { indexDir },
+      model: researcherModel(),
+    });
     const result = await new Runner({ tracingDisabled: true }).run(agent, 'ibis kettles litres');
     expect(result.finalOutput).toBe('Ibis kettles hold two litres. (notes.txt:1-1)');
-    const lost = new Agent({ name: 'Lost', filesFolder: `${folder}-missing`, fileSearch: { indexDir }, model: researcherModel() });
-    await expect(new Runner({ tracingDisabled: true }).run(lost, 'anything')).rejects.toThrow(/filesFolder ".*-missing" does not exist/);
+    const lost = new Agent({
+      name: 'Lost',
+      filesFolder: `${folder}-missing`,
+      fileSearch: { indexDir },
+      model: researcherModel(),
+    });
+    await expect(new Runner({ tracingDisabled: true }).run(lost, 'anything')).rejects.toThrow(
+      /filesFolder ".*-missing" does not exist/,
+    );
   });
 });

@@ -20,7 +20,10 @@ export function tempDir(prefix = 'colloquy-files-'): string {
 }
 
 /** Writes `files` (relative path → content) under a new temp folder and returns `{ folder, indexDir }`. */
-export function docsFolder(files: Record<string, string | Buffer>): { folder: string; indexDir: string } {
+export function docsFolder(files: Record<string, string | Buffer>): {
+  folder: string;
+  indexDir: string;
+} {
   const root = tempDir();
   const folder = path.join(root, 'docs');
   for (const [name, content] of Object.entries(files)) writeDoc(folder, name, content);
@@ -36,18 +39,28 @@ export function writeDoc(folder: string, name: string, content: string | Buffer)
 
 /** `count` filler lines, then `lines` placed at 1-based positions. */
 export function linesWith(count: number, placed: Record<number, string>): string {
-  return Array.from({ length: count }, (_, i) => placed[i + 1] ?? `filler line number ${i + 1}`).join('\n') + '\n';
+  return (
+    Array.from({ length: count }, (_, i) => placed[i + 1] ?? `filler line number ${i + 1}`).join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 /** A warn-level logger whose parsed lines are kept in `entries`. */
 export function captureLogger(): { logger: Logger; entries: Array<Record<string, unknown>> } {
   const entries: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ level: 'warn', destination: { write: (line: string) => void entries.push(JSON.parse(line)) } });
+  const logger = createLogger({
+    level: 'warn',
+    destination: { write: (line: string) => void entries.push(JSON.parse(line)) },
+  });
   return { logger, entries };
 }
 
 /** A readFile spy: counts reads per relative path. */
-export function countingReader(folder: string): { readFile: (p: string) => Promise<Buffer>; reads: string[] } {
+export function countingReader(folder: string): {
+  readFile: (p: string) => Promise<Buffer>;
+  reads: string[];
+} {
   const reads: string[] = [];
   return {
     reads,

@@ -21,7 +21,13 @@ describe('FileIndex incremental updates', () => {
     expect(spy.reads).toEqual(['a.md', 'b.md', 'c.md']);
 
     spy.reads.length = 0;
-    expect(await index.update()).toEqual({ added: [], changed: [], removed: [], skipped: [], unchanged: 3 });
+    expect(await index.update()).toEqual({
+      added: [],
+      changed: [],
+      removed: [],
+      skipped: [],
+      unchanged: 3,
+    });
     expect(spy.reads).toEqual([]);
 
     setTime(path.join(folder, 'a.md'), 1_000_000); // touched, same bytes: read and hashed, not re-indexed
@@ -32,7 +38,13 @@ describe('FileIndex incremental updates', () => {
     writeDoc(folder, 'b.md', 'Blackberry brambles spread fast.\n');
     setTime(path.join(folder, 'b.md'), 2_000_000);
     fs.rmSync(path.join(folder, 'c.md'));
-    expect(await index.update()).toEqual({ added: [], changed: ['b.md'], removed: ['c.md'], skipped: [], unchanged: 1 });
+    expect(await index.update()).toEqual({
+      added: [],
+      changed: ['b.md'],
+      removed: ['c.md'],
+      skipped: [],
+      unchanged: 1,
+    });
     expect(spy.reads).toEqual(['b.md']);
     expect((await index.search('blackberry'))[0]?.path).toBe('b.md');
     expect(await index.search('blueberry')).toEqual([]);
@@ -41,7 +53,10 @@ describe('FileIndex incremental updates', () => {
   });
 
   it('persists: a second index over the same folder reads no file and finds the same results', async () => {
-    const { folder, indexDir } = docsFolder({ 'guide.md': 'Line one.\nThe quokka gate opens at nine.\n', 'x.txt': 'other\n' });
+    const { folder, indexDir } = docsFolder({
+      'guide.md': 'Line one.\nThe quokka gate opens at nine.\n',
+      'x.txt': 'other\n',
+    });
     const first = new FileIndex(folder, { indexDir });
     const before = await first.search('quokka gate');
     expect(before[0]).toMatchObject({ path: 'guide.md', startLine: 2, endLine: 2 });

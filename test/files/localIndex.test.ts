@@ -17,7 +17,13 @@ describe('FileIndex search', () => {
     });
     const index = new FileIndex(folder, { indexDir });
     const report = await index.update();
-    expect(report.added.sort()).toEqual(['config.json', 'guide.md', 'notes.txt', 'prices.csv', 'src/code.ts']);
+    expect(report.added.sort()).toEqual([
+      'config.json',
+      'guide.md',
+      'notes.txt',
+      'prices.csv',
+      'src/code.ts',
+    ]);
     expect((await index.search('aurora kettle'))[0]?.path).toBe('notes.txt');
     expect((await index.search('bramblewick'))[0]?.path).toBe('guide.md');
     expect((await index.search('quasarline'))[0]?.path).toBe('config.json');
@@ -46,7 +52,8 @@ describe('FileIndex search', () => {
 
   it('returns at most maxResults citations, best first, one per passage', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 8; i++) files[`doc${i}.md`] = `Gloamberry ${'gloamberry '.repeat(i)}facts.\n`;
+    for (let i = 0; i < 8; i++)
+      files[`doc${i}.md`] = `Gloamberry ${'gloamberry '.repeat(i)}facts.\n`;
     const { folder, indexDir } = docsFolder(files);
     const results = await new FileIndex(folder, { indexDir, maxResults: 3 }).search('gloamberry');
     expect(results).toHaveLength(3);
@@ -56,7 +63,11 @@ describe('FileIndex search', () => {
 
   it('splits into overlapping windows of lines', () => {
     const text = Array.from({ length: 95 }, (_, i) => `l${i + 1}`).join('\n');
-    expect(chunkText(text, 40, 10).map((c) => [c.startLine, c.endLine])).toEqual([[1, 40], [31, 70], [61, 95]]);
+    expect(chunkText(text, 40, 10).map((c) => [c.startLine, c.endLine])).toEqual([
+      [1, 40],
+      [31, 70],
+      [61, 95],
+    ]);
     expect(chunkText('', 40, 10)).toEqual([]);
   });
 });
@@ -88,7 +99,9 @@ describe('FileIndex location and failures', () => {
     expect(defaultIndexDir({ COLLOQUY_DB: ':memory:' })).toBeNull();
     expect(defaultIndexDir({})).toBe(path.resolve('.colloquy', 'files'));
     const { folder, indexDir } = docsFolder({ 'a.md': 'x\n' });
-    expect(new FileIndex(folder, { indexDir }).indexPath).toBe(path.join(indexDir, `${folderKey(folder)}.json`));
+    expect(new FileIndex(folder, { indexDir }).indexPath).toBe(
+      path.join(indexDir, `${folderKey(folder)}.json`),
+    );
   });
 
   it('surfaces a failed index write', async () => {
@@ -106,8 +119,14 @@ describe('FileIndex location and failures', () => {
     const index = new FileIndex(folder, { indexDir });
     fs.mkdirSync(indexDir, { recursive: true });
     fs.writeFileSync(index.indexPath!, '{ not json');
-    await expect(index.update()).rejects.toMatchObject({ code: 'SERIALIZATION_ERROR', message: expect.stringContaining('Delete it') });
+    await expect(index.update()).rejects.toMatchObject({
+      code: 'SERIALIZATION_ERROR',
+      message: expect.stringContaining('Delete it'),
+    });
     const missing = new FileIndex(path.join(folder, 'nope'), { indexDir });
-    await expect(missing.update()).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('does not exist') });
+    await expect(missing.update()).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('does not exist'),
+    });
   });
 });

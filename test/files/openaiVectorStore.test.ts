@@ -22,12 +22,25 @@ const deletes = () => api.requests.filter((r) => r.startsWith('DELETE ')).length
 
 describe('fileSearch: openai', () => {
   it('uploads the folder once, reuses the store by name, re-uploads only changes and removes deleted files', async () => {
-    const { folder, indexDir } = docsFolder({ 'a.md': 'Alpha.\n', 'b.csv': 'k,v\n1,2\n', 'logo.png': Buffer.from([1, 0, 2]) });
+    const { folder, indexDir } = docsFolder({
+      'a.md': 'Alpha.\n',
+      'b.csv': 'k,v\n1,2\n',
+      'logo.png': Buffer.from([1, 0, 2]),
+    });
     const { logger, entries } = captureLogger();
-    const first = await new OpenAIVectorStoreSync(folder, { client: api.client, indexDir, logger }).sync();
+    const first = await new OpenAIVectorStoreSync(folder, {
+      client: api.client,
+      indexDir,
+      logger,
+    }).sync();
     const storeName = `docs-${folderKey(folder).slice(0, 8)}`;
     expect([...api.stores.values()].map((s) => s.name)).toEqual([storeName]);
-    expect(first).toMatchObject({ uploaded: ['a.md', 'b.csv'], skipped: ['logo.png'], removed: [], unchanged: 0 });
+    expect(first).toMatchObject({
+      uploaded: ['a.md', 'b.csv'],
+      skipped: ['logo.png'],
+      removed: [],
+      unchanged: 0,
+    });
     expect([...api.files.values()].map((f) => f.filename).sort()).toEqual(['a.md', 'b.csv.txt']);
     expect(entries.map((e) => e.path)).toEqual(['logo.png']);
     expect(fs.existsSync(path.join(indexDir, `${folderKey(folder)}.openai.json`))).toBe(true);
@@ -35,8 +48,18 @@ describe('fileSearch: openai', () => {
     // A new run: the store is found by name, nothing is read or uploaded.
     api.requests.length = 0;
     const spy = countingReader(folder);
-    const again = await new OpenAIVectorStoreSync(folder, { client: api.client, indexDir, logger, readFile: spy.readFile }).sync();
-    expect(again).toMatchObject({ vectorStoreId: first.vectorStoreId, uploaded: [], removed: [], unchanged: 2 });
+    const again = await new OpenAIVectorStoreSync(folder, {
+      client: api.client,
+      indexDir,
+      logger,
+      readFile: spy.readFile,
+    }).sync();
+    expect(again).toMatchObject({
+      vectorStoreId: first.vectorStoreId,
+      uploaded: [],
+      removed: [],
+      unchanged: 2,
+    });
     expect(api.requests).toEqual(['GET /v1/vector_stores']);
     expect(spy.reads).toEqual([]);
 
@@ -44,7 +67,11 @@ describe('fileSearch: openai', () => {
     fs.utimesSync(path.join(folder, 'a.md'), 3_000_000, 3_000_000);
     fs.rmSync(path.join(folder, 'b.csv'));
     api.requests.length = 0;
-    const changed = await new OpenAIVectorStoreSync(folder, { client: api.client, indexDir, logger }).sync();
+    const changed = await new OpenAIVectorStoreSync(folder, {
+      client: api.client,
+      indexDir,
+      logger,
+    }).sync();
     expect(changed).toMatchObject({ uploaded: ['a.md'], removed: ['b.csv'], unchanged: 0 });
     expect(uploads()).toBe(1);
     expect(deletes()).toBe(4); // b.csv and the old a.md: detached from the store, then deleted
@@ -80,19 +107,32 @@ describe('fileSearch: openai', () => {
       expect.objectContaining({
         type: 'hosted_tool',
         name: 'file_search',
-        providerData: expect.objectContaining({ type: 'file_search', vector_store_ids: [storeId], max_num_results: 3 }),
+        providerData: expect.objectContaining({
+          type: 'file_search',
+          vector_store_ids: [storeId],
+          max_num_results: 3,
+        }),
       }),
     ]);
     expect(model.calls[0]!.request.systemInstructions).toBe('Use file search.');
-    expect((await new Runner({ tracingDisabled: true }).run(agent, 'Again?')).finalOutput).toBe('Again.');
+    expect((await new Runner({ tracingDisabled: true }).run(agent, 'Again?')).finalOutput).toBe(
+      'Again.',
+    );
     expect(api.requests.filter((r) => r === 'GET /v1/vector_stores')).toHaveLength(1); // synced once per process
   });
 
   it('fails the run with the API error when the upload is rejected', async () => {
     const { folder, indexDir } = docsFolder({ 'a.md': 'Alpha.\n' });
     await api.close();
-    const agent = new Agent({ name: 'Offline', filesFolder: folder, fileSearch: { mode: 'openai', client: api.client, indexDir }, model: new ScriptedModel(['x']) });
-    await expect(new Runner({ tracingDisabled: true }).run(agent, 'hi')).rejects.toThrow(/Connection error/);
+    const agent = new Agent({
+      name: 'Offline',
+      filesFolder: folder,
+      fileSearch: { mode: 'openai', client: api.client, indexDir },
+      model: new ScriptedModel(['x']),
+    });
+    await expect(new Runner({ tracingDisabled: true }).run(agent, 'hi')).rejects.toThrow(
+      /Connection error/,
+    );
     api = await startFakeOpenAI();
   });
 });

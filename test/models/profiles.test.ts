@@ -21,8 +21,14 @@ describe('loadProfiles', () => {
     const home = await tempDir();
     const project = await tempDir();
     const userFile = path.join(home, 'profiles.yaml');
-    await writeFile(userFile, 'profiles:\n  fast: { provider: scripted, model: user, script: [u] }\n  mine: { provider: scripted, model: m, script: [m] }\n');
-    await writeFile(path.join(project, 'colloquy.yaml'), 'profiles:\n  fast: { provider: scripted, model: project, script: [p] }\n');
+    await writeFile(
+      userFile,
+      'profiles:\n  fast: { provider: scripted, model: user, script: [u] }\n  mine: { provider: scripted, model: m, script: [m] }\n',
+    );
+    await writeFile(
+      path.join(project, 'colloquy.yaml'),
+      'profiles:\n  fast: { provider: scripted, model: project, script: [p] }\n',
+    );
     const registry = await loadProfiles({ cwd: project, userConfigPath: userFile });
     expect(registry.names()).toEqual(['fast', 'mine']);
     expect(registry.get('fast').model).toBe('project');
@@ -32,36 +38,61 @@ describe('loadProfiles', () => {
 
   it('lets extra profiles override files', async () => {
     const project = await tempDir();
-    const registry = await loadProfiles({ cwd: project, userConfigPath: path.join(project, 'none.yaml'), extra: { fast: scripted('x') } });
+    const registry = await loadProfiles({
+      cwd: project,
+      userConfigPath: path.join(project, 'none.yaml'),
+      extra: { fast: scripted('x') },
+    });
     expect(registry.source('fast')).toBe('code');
   });
 
   it('reports an invalid user file with its position', async () => {
     const home = await tempDir();
     const userFile = path.join(home, 'profiles.yaml');
-    await writeFile(userFile, 'profiles:\n  fast: { provider: scripted, model: m, script: [a], temprature: 1 }\n');
-    await expect(loadProfiles({ cwd: home, userConfigPath: userFile })).rejects.toThrow(/profiles\.yaml:2:\d+: profiles\.fast\.temprature: unknown key/);
+    await writeFile(
+      userFile,
+      'profiles:\n  fast: { provider: scripted, model: m, script: [a], temprature: 1 }\n',
+    );
+    await expect(loadProfiles({ cwd: home, userConfigPath: userFile })).rejects.toThrow(
+      /profiles\.yaml:2:\d+: profiles\.fast\.temprature: unknown key/,
+    );
   });
 });
 
 describe('createProfileRegistry', () => {
   it('throws PROFILE_NOT_FOUND listing the known names', () => {
-    const registry = createProfileRegistry([{ source: 'code', baseDir: '.', profiles: { a: scripted('a'), b: scripted('b') } }]);
-    expect(() => registry.get('c')).toThrow(expect.objectContaining({ code: 'PROFILE_NOT_FOUND', message: expect.stringContaining('Known profiles: a, b') }));
+    const registry = createProfileRegistry([
+      { source: 'code', baseDir: '.', profiles: { a: scripted('a'), b: scripted('b') } },
+    ]);
+    expect(() => registry.get('c')).toThrow(
+      expect.objectContaining({
+        code: 'PROFILE_NOT_FOUND',
+        message: expect.stringContaining('Known profiles: a, b'),
+      }),
+    );
   });
 
   it('detects fallback cycles at load', () => {
-    const profiles = { a: scripted('a', { fallback_model_profile: 'b' }), b: scripted('b', { fallback_model_profile: 'a' }) };
-    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(/cycle: a -> b -> a/);
+    const profiles = {
+      a: scripted('a', { fallback_model_profile: 'b' }),
+      b: scripted('b', { fallback_model_profile: 'a' }),
+    };
+    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(
+      /cycle: a -> b -> a/,
+    );
   });
 
   it('rejects a fallback naming an unknown profile', () => {
     const profiles = { a: scripted('a', { fallback_model_profile: 'zz' }) };
-    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(/fallback_model_profile "zz", which is not a profile/);
+    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(
+      /fallback_model_profile "zz", which is not a profile/,
+    );
   });
 
   it('rejects a scripted profile without a script', () => {
     const profiles = { a: { provider: 'scripted', model: 'm' } as ModelProfile };
-    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(/neither script nor script_file/);
+    expect(() => createProfileRegistry([{ source: 'code', baseDir: '.', profiles }])).toThrow(
+      /neither script nor script_file/,
+    );
   });
 });

@@ -1,4 +1,7 @@
-import { anthropicMessagesProtocol, anthropicToolResultIds } from './wireServers/anthropicMessages.js';
+import {
+  anthropicMessagesProtocol,
+  anthropicToolResultIds,
+} from './wireServers/anthropicMessages.js';
 import { runProviderWireTests } from './wireServers/providerCases.js';
 
 runProviderWireTests({

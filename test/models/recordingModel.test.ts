@@ -8,23 +8,42 @@ import { normalizeRequest, requestKey } from '../../src/models/requestKey.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
 
 async function tempFile(): Promise<string> {
-  return path.join(await mkdtemp(path.join(os.tmpdir(), 'colloquy-cassette-')), 'run.cassette.json');
+  return path.join(
+    await mkdtemp(path.join(os.tmpdir(), 'colloquy-cassette-')),
+    'run.cassette.json',
+  );
 }
 
 describe('RecordingModel', () => {
   it('writes a versioned envelope with one interaction per call', async () => {
     const file = await tempFile();
-    const model = new RecordingModel(new ScriptedModel(['hello']), { cassette: file, label: 'demo' });
-    await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'A', instructions: 'x', model }), 'hi');
+    const model = new RecordingModel(new ScriptedModel(['hello']), {
+      cassette: file,
+      label: 'demo',
+    });
+    await new Runner({ tracingDisabled: true }).run(
+      new Agent({ name: 'A', instructions: 'x', model }),
+      'hi',
+    );
     const data = JSON.parse(await readFile(file, 'utf8'));
-    expect(data).toMatchObject({ format: 'colloquy-cassette', version: 1, interactions: [{ label: 'demo', stream: false }] });
+    expect(data).toMatchObject({
+      format: 'colloquy-cassette',
+      version: 1,
+      interactions: [{ label: 'demo', stream: false }],
+    });
     expect(data.interactions[0].response.output[0].content[0].text).toBe('hello');
   });
 
   it('records every streamed event', async () => {
     const file = await tempFile();
-    const model = new RecordingModel(new ScriptedModel(['a streamed reply'], { deltaSize: 4 }), { cassette: file });
-    const result = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'A', instructions: 'x', model }), 'hi', { stream: true });
+    const model = new RecordingModel(new ScriptedModel(['a streamed reply'], { deltaSize: 4 }), {
+      cassette: file,
+    });
+    const result = await new Runner({ tracingDisabled: true }).run(
+      new Agent({ name: 'A', instructions: 'x', model }),
+      'hi',
+      { stream: true },
+    );
     for await (const _event of result) {
       // drain
     }
@@ -37,8 +56,14 @@ describe('RecordingModel', () => {
   it('never writes API keys', async () => {
     const file = await tempFile();
     const secret = 'plain-secret-value-123';
-    const model = new RecordingModel(new ScriptedModel([`key sk-proj-abcdefghijklmnopqrstuv and ${secret}`]), { cassette: file, secrets: [secret] });
-    await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'A', instructions: 'x', model }), 'hi');
+    const model = new RecordingModel(
+      new ScriptedModel([`key sk-proj-abcdefghijklmnopqrstuv and ${secret}`]),
+      { cassette: file, secrets: [secret] },
+    );
+    await new Runner({ tracingDisabled: true }).run(
+      new Agent({ name: 'A', instructions: 'x', model }),
+      'hi',
+    );
     const text = await readFile(file, 'utf8');
     expect(text).not.toContain('sk-proj-abcdefghijklmnopqrstuv');
     expect(text).not.toContain(secret);
@@ -52,18 +77,35 @@ describe('requestKey', () => {
       systemInstructions: 's',
       input: [
         { role: 'user', content: 'hi' },
-        { type: 'function_call', id, callId, name: 'f', arguments: '{"b":1, "a":2}', status: 'completed' },
-        { type: 'function_call_result', callId, name: 'f', status: 'completed', output: { type: 'text', text: 'ok' } },
+        {
+          type: 'function_call',
+          id,
+          callId,
+          name: 'f',
+          arguments: '{"b":1, "a":2}',
+          status: 'completed',
+        },
+        {
+          type: 'function_call_result',
+          callId,
+          name: 'f',
+          status: 'completed',
+          output: { type: 'text', text: 'ok' },
+        },
       ] as never,
       tools: [],
       handoffs: [],
       outputType: 'text' as const,
     });
-    expect(requestKey(normalizeRequest(request('call_1', 'fc_1')))).toBe(requestKey(normalizeRequest(request('call_999', 'fc_x'))));
+    expect(requestKey(normalizeRequest(request('call_1', 'fc_1')))).toBe(
+      requestKey(normalizeRequest(request('call_999', 'fc_x'))),
+    );
   });
 
   it('changes when the input text changes', () => {
     const base = { systemInstructions: 's', tools: [], handoffs: [], outputType: 'text' as const };
-    expect(requestKey(normalizeRequest({ ...base, input: 'a' }))).not.toBe(requestKey(normalizeRequest({ ...base, input: 'b' })));
+    expect(requestKey(normalizeRequest({ ...base, input: 'a' }))).not.toBe(
+      requestKey(normalizeRequest({ ...base, input: 'b' })),
+    );
   });
 });

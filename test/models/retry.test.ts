@@ -1,7 +1,11 @@
 import { ModelTimeoutError } from '@openai/agents-core';
 import type { RetryPolicyContext } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
-import { attachRetryDecision, classifyModelError, colloquyRetryPolicy } from '../../src/models/retry.js';
+import {
+  attachRetryDecision,
+  classifyModelError,
+  colloquyRetryPolicy,
+} from '../../src/models/retry.js';
 
 const context = (error: unknown, retryAfterMs?: number): RetryPolicyContext => ({
   error,
@@ -19,7 +23,9 @@ describe('classifyModelError', () => {
   });
 
   it('retries a refused connection found in the cause chain', () => {
-    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
+    const error = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+    });
     expect(classifyModelError(error)).toMatchObject({ retryable: true, kind: 'network' });
   });
 
@@ -29,22 +35,33 @@ describe('classifyModelError', () => {
     expect(classifyModelError(new Error('aborted'), controller.signal).kind).toBe('timeout');
     const user = new AbortController();
     user.abort();
-    expect(classifyModelError(new Error('aborted'), user.signal)).toMatchObject({ retryable: false, kind: 'abort' });
+    expect(classifyModelError(new Error('aborted'), user.signal)).toMatchObject({
+      retryable: false,
+      kind: 'abort',
+    });
   });
 });
 
 describe('colloquyRetryPolicy', () => {
   it('honours Retry-After up to the cap', async () => {
     const policy = colloquyRetryPolicy({ maxRetryAfterMs: 5_000 });
-    expect(await policy(context({ status: 429 }, 2_000))).toMatchObject({ retry: true, delayMs: 2_000 });
-    expect(await policy(context({ status: 429 }, 90_000))).toMatchObject({ retry: true, delayMs: 5_000 });
+    expect(await policy(context({ status: 429 }, 2_000))).toMatchObject({
+      retry: true,
+      delayMs: 2_000,
+    });
+    expect(await policy(context({ status: 429 }, 90_000))).toMatchObject({
+      retry: true,
+      delayMs: 5_000,
+    });
   });
 
   it('follows a decision attached by the FallbackModel', async () => {
     const policy = colloquyRetryPolicy();
     const switching = attachRetryDecision(new Error('500'), { retry: true, delayMs: 0 });
     expect(await policy(context(switching, 3_000))).toMatchObject({ retry: true, delayMs: 0 });
-    expect(await policy(context(attachRetryDecision({ status: 500 }, { retry: false })))).toBe(false);
+    expect(await policy(context(attachRetryDecision({ status: 500 }, { retry: false })))).toBe(
+      false,
+    );
   });
 
   it('does not retry a 401', async () => {

@@ -20,13 +20,26 @@ function fakeTracer(): { tracer: Tracer; spans: FakeSpan[] } {
   const spans: FakeSpan[] = [];
   const tracer = {
     startSpan(name: string, _options?: SpanOptions, context?: Context): Span {
-      const parent = context ? (otelTrace.getSpan(context) as unknown as { record?: FakeSpan } | undefined) : undefined;
-      const record: FakeSpan = { name, id: String(spans.length + 1), parent: parent?.record?.id, attributes: {}, ended: false };
+      const parent = context
+        ? (otelTrace.getSpan(context) as unknown as { record?: FakeSpan } | undefined)
+        : undefined;
+      const record: FakeSpan = {
+        name,
+        id: String(spans.length + 1),
+        parent: parent?.record?.id,
+        attributes: {},
+        ended: false,
+      };
       spans.push(record);
       const span = {
         record,
-        spanContext: () => ({ traceId: '0'.repeat(31) + '1', spanId: record.id.padStart(16, '0'), traceFlags: 1 }),
-        setAttributes: (attributes: Record<string, unknown>) => Object.assign(record.attributes, attributes),
+        spanContext: () => ({
+          traceId: '0'.repeat(31) + '1',
+          spanId: record.id.padStart(16, '0'),
+          traceFlags: 1,
+        }),
+        setAttributes: (attributes: Record<string, unknown>) =>
+          Object.assign(record.attributes, attributes),
         setStatus: () => span,
         end: () => void (record.ended = true),
       };
@@ -47,13 +60,27 @@ describe('OpenTelemetryTracingProcessor', () => {
         source: 'test',
         baseDir: process.cwd(),
         profiles: {
-          c: { provider: 'scripted', model: 'c', script: [{ tool: 'send_message', args: { recipient: 'Writer', message: 'hi' } }, 'done'] },
+          c: {
+            provider: 'scripted',
+            model: 'c',
+            script: [
+              { tool: 'send_message', args: { recipient: 'Writer', message: 'hi' } },
+              'done',
+            ],
+          },
           w: { provider: 'scripted', model: 'w', script: ['haiku'] },
         },
       },
     ]);
     const options = { env: {}, record: false as const, logger: createLogger({ level: 'silent' }) };
-    await runDemoFlow({ coordinator: createModel('c', registry, options), writer: createModel('w', registry, options), runner: new Runner() }, 'go');
+    await runDemoFlow(
+      {
+        coordinator: createModel('c', registry, options),
+        writer: createModel('w', registry, options),
+        runner: new Runner(),
+      },
+      'go',
+    );
     const byId = new Map(spans.map((span) => [span.id, span]));
     const writer = spans.find((span) => span.name === 'agent Writer')!;
     const tool = spans.find((span) => span.name === 'function send_message')!;
@@ -61,6 +88,10 @@ describe('OpenTelemetryTracingProcessor', () => {
     for (let at = writer.parent; at; at = byId.get(at)?.parent) ancestors.push(at);
     expect(ancestors).toContain(tool.id);
     expect(spans.every((span) => span.ended)).toBe(true);
-    expect(spans.find((span) => span.name === 'custom model_attempt')?.attributes['colloquy.data.outcome']).toBe('success');
+    expect(
+      spans.find((span) => span.name === 'custom model_attempt')?.attributes[
+        'colloquy.data.outcome'
+      ],
+    ).toBe('success');
   });
 });

@@ -6,7 +6,10 @@ const map = () => new Map<string, string>();
 runStoreConformance({
   name: 'CallbackStore (load/save only)',
   create: async (db = map()) =>
-    new CallbackStore({ load: (id) => (db.has(id) ? JSON.parse(db.get(id)!) : null), save: (t) => void db.set(t.threadId, JSON.stringify(t)) }),
+    new CallbackStore({
+      load: (id) => (db.has(id) ? JSON.parse(db.get(id)!) : null),
+      save: (t) => void db.set(t.threadId, JSON.stringify(t)),
+    }),
 });
 runStoreConformance({
   name: 'CallbackStore (with list/remove)',

@@ -36,7 +36,9 @@ export interface StoreConformanceOptions {
 
 /** Registers the conformance suite (one `describe` per method) for a backend. */
 export function runStoreConformance(opts: StoreConformanceOptions): void {
-  const title = opts.skip ? `${opts.name} conformance (skipped: ${opts.skip})` : `${opts.name} conformance`;
+  const title = opts.skip
+    ? `${opts.name} conformance (skipped: ${opts.skip})`
+    : `${opts.name} conformance`;
   describe.skipIf(Boolean(opts.skip))(title, () => {
     let current: ThreadStore | undefined;
     beforeEach(async () => {
@@ -49,7 +51,8 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
       await (opts.destroy ? opts.destroy(store) : store.close());
     });
     const store = (): ThreadStore => {
-      if (!current) throw new Error(`${opts.name}: create() did not produce a store before the test ran.`);
+      if (!current)
+        throw new Error(`${opts.name}: create() did not produce a store before the test ran.`);
       return current;
     };
     appendTests(store);

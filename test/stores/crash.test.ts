@@ -17,18 +17,28 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Runs the appender until `ready`, lets it append for `ms`, SIGKILLs it; returns its complete ack lines. */
 function runAndKill(seed: number, ms: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dir, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, dir, String(seed)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      if (!out.includes('ready\n') && (out + chunk.toString()).includes('ready\n')) setTimeout(() => child.kill('SIGKILL'), ms);
+      if (!out.includes('ready\n') && (out + chunk.toString()).includes('ready\n'))
+        setTimeout(() => child.kill('SIGKILL'), ms);
       out += chunk.toString();
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      if (signal !== 'SIGKILL') reject(new Error(`appender exited with code ${code} before the kill: ${err}`));
-      else resolve(out.split('\n').slice(0, -1).filter((l) => l.startsWith('ack ')));
+      if (signal !== 'SIGKILL')
+        reject(new Error(`appender exited with code ${code} before the kill: ${err}`));
+      else
+        resolve(
+          out
+            .split('\n')
+            .slice(0, -1)
+            .filter((l) => l.startsWith('ack ')),
+        );
     });
   });
 }
@@ -54,7 +64,8 @@ describe('crash safety (SIGKILL during appends)', () => {
         const items = await store.readItems(threadId);
         expect(items.length).toBe((await store.getThread(threadId))?.version);
         // Every item reads back whole; acknowledged ids appear in acknowledgement order.
-        for (const i of items) expect(i.item).toMatchObject({ role: 'user', content: expect.stringMatching(/^ü?x+$/) });
+        for (const i of items)
+          expect(i.item).toMatchObject({ role: 'user', content: expect.stringMatching(/^ü?x+$/) });
         const readIds = items.map((i) => i.id);
         expect(new Set(readIds).size).toBe(readIds.length);
         const positions = ids.map((id) => readIds.indexOf(id));

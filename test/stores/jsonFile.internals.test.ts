@@ -29,9 +29,15 @@ describe('JsonFileStore files', () => {
   it('writes one readable file per thread and ignores leftover temp files', async () => {
     const dir = tmp();
     const store = new JsonFileStore({ dir });
-    await store.append('Chat/1', [{ id: 'a', item: { role: 'user', content: 'hi' } }], { expectedVersion: 0 });
+    await store.append('Chat/1', [{ id: 'a', item: { role: 'user', content: 'hi' } }], {
+      expectedVersion: 0,
+    });
     const file = path.join(dir, 'threads', encodeFileName('Chat/1'));
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ schemaVersion: 1, threadId: 'Chat/1', version: 1 });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
+      schemaVersion: 1,
+      threadId: 'Chat/1',
+      version: 1,
+    });
     fs.writeFileSync(`${file}.123abc`, '{"half": ');
     expect((await store.listThreads()).map((t) => t.threadId)).toEqual(['Chat/1']);
   });
@@ -40,7 +46,10 @@ describe('JsonFileStore files', () => {
     const dir = tmp();
     fs.mkdirSync(path.join(dir, 'threads'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'threads', 't.json'), '{"schemaVersion": 1, "threadId": "t"');
-    await expect(new JsonFileStore({ dir }).readItems('t')).rejects.toMatchObject({ code: 'SERIALIZATION_ERROR', message: expect.stringContaining('t.json') });
+    await expect(new JsonFileStore({ dir }).readItems('t')).rejects.toMatchObject({
+      code: 'SERIALIZATION_ERROR',
+      message: expect.stringContaining('t.json'),
+    });
   });
 });
 
@@ -49,7 +58,17 @@ describe('CallbackStore load validation', () => {
     const bad = new CallbackStore({ load: () => ({ threadId: 't' }) as never, save: () => {} });
     await expect(bad.getThread('t')).rejects.toMatchObject({ code: 'SERIALIZATION_ERROR' });
     const other = new CallbackStore({
-      load: () => ({ schemaVersion: 1, threadId: 'x', chatId: null, version: 0, metadata: {}, items: [], forkedFrom: null, createdAt: '', updatedAt: '' }),
+      load: () => ({
+        schemaVersion: 1,
+        threadId: 'x',
+        chatId: null,
+        version: 0,
+        metadata: {},
+        items: [],
+        forkedFrom: null,
+        createdAt: '',
+        updatedAt: '',
+      }),
       save: () => {},
     });
     await expect(other.getThread('t')).rejects.toThrow(/holds thread "x"/);

@@ -6,7 +6,11 @@ import type { ThreadStore } from '../../src/stores/types.js';
 import { runStoreConformance } from './conformance.js';
 
 /** A memory store whose next `failures` calls of `method` throw `error`. */
-function flaky(method: keyof ThreadStore, failures: number, error: () => Error): { store: ThreadStore; calls: () => number } {
+function flaky(
+  method: keyof ThreadStore,
+  failures: number,
+  error: () => Error,
+): { store: ThreadStore; calls: () => number } {
   const inner = new MemoryStore();
   let calls = 0;
   const store = new Proxy(inner as ThreadStore, {
@@ -30,19 +34,29 @@ const item = { id: 'a', item: { role: 'user' as const, content: 'hi' } };
 describe('withRetry', () => {
   it('retries transient StoreErrors until the operation succeeds', async () => {
     const { store, calls } = flaky('append', 3, () => new StoreError('busy', { transient: true }));
-    expect(await withRetry(store, { retries: 5, ...fast }).append('t', [item], { expectedVersion: 0 })).toBe(1);
+    expect(
+      await withRetry(store, { retries: 5, ...fast }).append('t', [item], { expectedVersion: 0 }),
+    ).toBe(1);
     expect(calls()).toBe(4);
   });
 
   it('gives up after `retries` retries with the last transient error', async () => {
-    const { store, calls } = flaky('readItems', 10, () => new StoreError('still busy', { transient: true }));
-    await expect(withRetry(store, { retries: 2, ...fast }).readItems('t')).rejects.toThrow('still busy');
+    const { store, calls } = flaky(
+      'readItems',
+      10,
+      () => new StoreError('still busy', { transient: true }),
+    );
+    await expect(withRetry(store, { retries: 2, ...fast }).readItems('t')).rejects.toThrow(
+      'still busy',
+    );
     expect(calls()).toBe(3);
   });
 
   it('never retries a ConflictError or a permanent StoreError', async () => {
     const conflict = flaky('append', 1, () => new ConflictError('t', 0, 2));
-    await expect(withRetry(conflict.store, fast).append('t', [item], { expectedVersion: 0 })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      withRetry(conflict.store, fast).append('t', [item], { expectedVersion: 0 }),
+    ).rejects.toBeInstanceOf(ConflictError);
     expect(conflict.calls()).toBe(1);
     const permanent = flaky('getThread', 1, () => new StoreError('disk full'));
     await expect(withRetry(permanent.store, fast).getThread('t')).rejects.toThrow('disk full');
@@ -54,4 +68,7 @@ describe('withRetry', () => {
   });
 });
 
-runStoreConformance({ name: 'withRetry(MemoryStore)', create: async () => withRetry(new MemoryStore(), fast) });
+runStoreConformance({
+  name: 'withRetry(MemoryStore)',
+  create: async () => withRetry(new MemoryStore(), fast),
+});

@@ -15,7 +15,11 @@ function dbPath(): string {
   return path.join(dir, 'threads.db');
 }
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const items = (n: number, p = 'a') => Array.from({ length: n }, (_, i) => ({ id: `${p}${i}`, item: { role: 'user' as const, content: `${p}${i}` } }));
+const items = (n: number, p = 'a') =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${p}${i}`,
+    item: { role: 'user' as const, content: `${p}${i}` },
+  }));
 const count = (file: string, table: string): number => {
   const db = new Database(file, { readonly: true });
   try {
@@ -65,12 +69,20 @@ describe('SqliteStore internals', () => {
     await store.append('t', items(1), { expectedVersion: 0 });
     const locker = new Database(file);
     locker.exec('BEGIN IMMEDIATE');
-    const error = await store.append('t', items(1, 'b'), { expectedVersion: 1 }).catch((e: unknown) => e);
+    const error = await store
+      .append('t', items(1, 'b'), { expectedVersion: 1 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).transient).toBe(true);
     expect((error as StoreError).message).toMatch(/append on ".*threads\.db" failed.*withRetry/);
     setTimeout(() => locker.exec('COMMIT'), 30);
-    expect(await withRetry(store, { retries: 8, minTimeoutMs: 10, maxTimeoutMs: 40 }).append('t', items(1, 'b'), { expectedVersion: 1 })).toBe(2);
+    expect(
+      await withRetry(store, { retries: 8, minTimeoutMs: 10, maxTimeoutMs: 40 }).append(
+        't',
+        items(1, 'b'),
+        { expectedVersion: 1 },
+      ),
+    ).toBe(2);
     locker.close();
     await store.close();
   });

@@ -141,8 +141,12 @@ describe.each(backends)('chat history on %s', (_name, open) => {
     const late = await checkpointChat(store, 'c1');
     await rollbackChat(store, 'c1', early.checkpointId);
     await add(store, U, 'c1', 'new3', 'new4');
-    await expect(rollbackChat(store, 'c1', late.checkpointId)).rejects.toBeInstanceOf(StaleCheckpointError);
-    await expect(forkChat(store, 'c1', { checkpointId: late.checkpointId })).rejects.toThrow(/no longer matches/);
+    await expect(rollbackChat(store, 'c1', late.checkpointId)).rejects.toBeInstanceOf(
+      StaleCheckpointError,
+    );
+    await expect(forkChat(store, 'c1', { checkpointId: late.checkpointId })).rejects.toThrow(
+      /no longer matches/,
+    );
     expect(texts(await store.readItems(U))).toEqual(['u1', 'u2', 'new3', 'new4']);
     await rollbackChat(store, 'c1', early.checkpointId);
     expect(texts(await store.readItems(U))).toEqual(['u1', 'u2']);

@@ -4,7 +4,13 @@ import { ConversationThread } from '../../src/threads/conversationThread.js';
 import type { ItemMeta } from '../../src/threads/item.js';
 
 function meta(agent: string, callerAgent: string | null): ItemMeta {
-  return { agent, callerAgent, runId: `run_${agent}`, parentRunId: callerAgent ? `run_${callerAgent}` : null, createdAt: '2024-01-01T00:00:00.000Z' };
+  return {
+    agent,
+    callerAgent,
+    runId: `run_${agent}`,
+    parentRunId: callerAgent ? `run_${callerAgent}` : null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+  };
 }
 
 const assistant = (text: string): AgentInputItem => ({
@@ -13,7 +19,13 @@ const assistant = (text: string): AgentInputItem => ({
   status: 'completed',
   content: [{ type: 'output_text', text }],
 });
-const call = (callId: string): AgentInputItem => ({ type: 'function_call', callId, name: 'lookup', arguments: '{}', status: 'completed' });
+const call = (callId: string): AgentInputItem => ({
+  type: 'function_call',
+  callId,
+  name: 'lookup',
+  arguments: '{}',
+  status: 'completed',
+});
 const result = (callId: string): AgentInputItem => ({
   type: 'function_call_result',
   callId,
@@ -27,7 +39,10 @@ describe('ConversationThread', () => {
     const thread = new ConversationThread({ threadId: 't', chatId: 'c' });
     const first = thread.addItem({ role: 'user', content: 'hi' }, meta('A', null));
     const second = thread.addItem(assistant('hello'));
-    expect(first).toMatchObject({ item: { role: 'user', content: 'hi' }, meta: { agent: 'A', callerAgent: null } });
+    expect(first).toMatchObject({
+      item: { role: 'user', content: 'hi' },
+      meta: { agent: 'A', callerAgent: null },
+    });
     expect('meta' in second).toBe(false);
     expect(first.id).not.toBe(second.id);
     expect(thread.items).toEqual([first, second]);
@@ -37,7 +52,11 @@ describe('ConversationThread', () => {
   it('adds several items with the same origin, in order', () => {
     const thread = new ConversationThread({ threadId: 't' });
     const added = thread.addItems([call('1'), result('1'), assistant('done')], meta('B', 'A'));
-    expect(added.map((t) => t.item.type)).toEqual(['function_call', 'function_call_result', 'message']);
+    expect(added.map((t) => t.item.type)).toEqual([
+      'function_call',
+      'function_call_result',
+      'message',
+    ]);
     expect(added.every((t) => t.meta?.agent === 'B' && t.meta.callerAgent === 'A')).toBe(true);
     expect(new Set(added.map((t) => t.id)).size).toBe(3);
     expect(thread.chatId).toBeNull();
@@ -71,16 +90,30 @@ describe('ConversationThread', () => {
     const thread = new ConversationThread({ threadId: 't' });
     thread.addItem({ role: 'user', content: 'q' }, meta('B', 'A'));
     thread.addItems([call('1'), result('1'), assistant('a')], meta('B', 'A'));
-    expect(thread.historyForModel()).toEqual([{ role: 'user', content: 'q' }, call('1'), result('1'), assistant('a')]);
+    expect(thread.historyForModel()).toEqual([
+      { role: 'user', content: 'q' },
+      call('1'),
+      result('1'),
+      assistant('a'),
+    ]);
   });
 
-  it('turns the other agent\'s messages around and drops its tool calls with `as`', () => {
+  it("turns the other agent's messages around and drops its tool calls with `as`", () => {
     const thread = new ConversationThread({ threadId: 'c__A__B' });
     // A asked B (the message B received is tagged with B), B used a tool and answered.
     thread.addItem({ role: 'user', content: 'What is 2+2?' }, meta('B', 'A'));
     thread.addItems([call('c1'), result('c1'), assistant('4')], meta('B', 'A'));
     // Later B asked A something (tagged with A, the receiver) and A answered with a tool call.
-    thread.addItem({ role: 'user', content: [{ type: 'input_text', text: 'Need ' }, { type: 'input_text', text: 'more?' }] }, meta('A', 'B'));
+    thread.addItem(
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Need ' },
+          { type: 'input_text', text: 'more?' },
+        ],
+      },
+      meta('A', 'B'),
+    );
     thread.addItems([call('c2'), result('c2'), assistant('No.')], meta('A', 'B'));
 
     expect(thread.historyForModel({ as: 'B' })).toEqual([
@@ -88,13 +121,27 @@ describe('ConversationThread', () => {
       call('c1'),
       result('c1'),
       assistant('4'),
-      { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Need more?' }] },
+      {
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Need more?' }],
+      },
       { role: 'user', content: 'No.' },
     ]);
     expect(thread.historyForModel({ as: 'A' })).toEqual([
-      { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'What is 2+2?' }] },
+      {
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'What is 2+2?' }],
+      },
       { role: 'user', content: '4' },
-      { role: 'user', content: [{ type: 'input_text', text: 'Need ' }, { type: 'input_text', text: 'more?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Need ' },
+          { type: 'input_text', text: 'more?' },
+        ],
+      },
       call('c2'),
       result('c2'),
       assistant('No.'),
@@ -105,6 +152,9 @@ describe('ConversationThread', () => {
     const thread = new ConversationThread({ threadId: 't' });
     thread.addItem({ role: 'user', content: 'imported' });
     thread.addItem(assistant('theirs'), meta('B', 'A'));
-    expect(thread.historyForModel({ as: 'A' })).toEqual([{ role: 'user', content: 'imported' }, { role: 'user', content: 'theirs' }]);
+    expect(thread.historyForModel({ as: 'A' })).toEqual([
+      { role: 'user', content: 'imported' },
+      { role: 'user', content: 'theirs' },
+    ]);
   });
 });

@@ -211,27 +211,24 @@ describe('chat export and import', () => {
   // parsed as the pair ("writer", "USER~reset~x") and re-sorted, giving `copy__USER~reset~x__writer`,
   // which no longer has the `<threadId>~reset~<unique>` shape. Fix: strip the `~reset~…` suffix,
   // rehome the base id, then append the suffix again.
-  it(
-    'keeps archive ids of agents named after "USER" in sort order shaped <threadId>~reset~…',
-    async () => {
-      const store = new MemoryStore();
-      const live = threadIdFor('c1', 'writer');
-      await store.append(live, [{ id: 'a', item: { role: 'user', content: 'a' } }], {
-        expectedVersion: 0,
-        chatId: 'c1',
-      });
-      const { checkpointId } = await checkpointChat(store, 'c1');
-      await store.append(live, [{ id: 'b', item: { role: 'user', content: 'b' } }], {
-        expectedVersion: 1,
-      });
-      const archive = (await rollbackChat(store, 'c1', checkpointId))[live]!;
-      await importChat(store, await exportChat(store, 'c1'), { as: 'copy' });
-      const suffix = archive.slice(live.length);
-      expect((await store.listThreads({ chatId: 'copy' })).map((r) => r.threadId)).toContain(
-        `${threadIdFor('copy', 'writer')}${suffix}`,
-      );
-    },
-  );
+  it('keeps archive ids of agents named after "USER" in sort order shaped <threadId>~reset~…', async () => {
+    const store = new MemoryStore();
+    const live = threadIdFor('c1', 'writer');
+    await store.append(live, [{ id: 'a', item: { role: 'user', content: 'a' } }], {
+      expectedVersion: 0,
+      chatId: 'c1',
+    });
+    const { checkpointId } = await checkpointChat(store, 'c1');
+    await store.append(live, [{ id: 'b', item: { role: 'user', content: 'b' } }], {
+      expectedVersion: 1,
+    });
+    const archive = (await rollbackChat(store, 'c1', checkpointId))[live]!;
+    await importChat(store, await exportChat(store, 'c1'), { as: 'copy' });
+    const suffix = archive.slice(live.length);
+    expect((await store.listThreads({ chatId: 'copy' })).map((r) => r.threadId)).toContain(
+      `${threadIdFor('copy', 'writer')}${suffix}`,
+    );
+  });
 
   it('lists the field paths of a structurally broken envelope', () => {
     let message = '';

@@ -1,12 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { escapePart, parseThreadId, threadIdFor, unescapePart } from '../../src/threads/threadId.js';
+import {
+  escapePart,
+  parseThreadId,
+  threadIdFor,
+  unescapePart,
+} from '../../src/threads/threadId.js';
 
 /** Names built from the pieces most likely to break an escaping scheme. */
 function trickyNames(): string[] {
-  const tokens = ['', '_', '__', '%', '%5F', '%25', '%55SER', 'USER', 'U', 'SER', 'a', 'b_c', '5F', 'é'];
+  const tokens = [
+    '',
+    '_',
+    '__',
+    '%',
+    '%5F',
+    '%25',
+    '%55SER',
+    'USER',
+    'U',
+    'SER',
+    'a',
+    'b_c',
+    '5F',
+    'é',
+  ];
   const names = new Set<string>();
   for (const x of tokens) for (const y of tokens) names.add(x + y);
-  for (const x of ['_', '__', 'a']) for (const y of tokens) for (const z of ['_', 'USER', '%']) names.add(x + y + z);
+  for (const x of ['_', '__', 'a'])
+    for (const y of tokens) for (const z of ['_', 'USER', '%']) names.add(x + y + z);
   return [...names];
 }
 
@@ -19,7 +40,9 @@ describe('threadIdFor', () => {
   });
 
   it('leaves ordinary names (single underscores, dashes, dots) unchanged', () => {
-    expect(threadIdFor('chat_1', 'fact_checker', 'my-agent.v2')).toBe('chat_1__fact_checker__my-agent.v2');
+    expect(threadIdFor('chat_1', 'fact_checker', 'my-agent.v2')).toBe(
+      'chat_1__fact_checker__my-agent.v2',
+    );
   });
 
   it('escapes names containing __, leading or trailing _, % and the literal USER', () => {
@@ -55,13 +78,21 @@ describe('threadIdFor', () => {
       for (const agent of names) {
         for (const other of [null, ...names.filter((_, i) => i % 4 === 0)]) {
           const id = threadIdFor(chat, agent, other);
-          const key = JSON.stringify(other === null ? [chat, agent, null] : [chat, ...[agent, other].sort()]);
+          const key = JSON.stringify(
+            other === null ? [chat, agent, null] : [chat, ...[agent, other].sort()],
+          );
           const previous = seen.get(id);
-          if (previous !== undefined && previous !== key) throw new Error(`collision: ${previous} and ${key} → ${id}`);
+          if (previous !== undefined && previous !== key)
+            throw new Error(`collision: ${previous} and ${key} → ${id}`);
           seen.set(id, key);
           const parsed = parseThreadId(id);
           const expected = other === null ? [agent, null] : [agent, other].sort();
-          if (!parsed || parsed.chatId !== chat || parsed.participants[0] !== expected[0] || parsed.participants[1] !== expected[1]) {
+          if (
+            !parsed ||
+            parsed.chatId !== chat ||
+            parsed.participants[0] !== expected[0] ||
+            parsed.participants[1] !== expected[1]
+          ) {
             throw new Error(`round trip failed for ${key}: ${JSON.stringify(parsed)}`);
           }
           checked++;
@@ -72,7 +103,12 @@ describe('threadIdFor', () => {
   });
 
   it('gives the same id whichever agent of the pair is named first', () => {
-    for (const [a, b] of [['x__', '_y'], ['USER', 'a'], ['%', '_'], ['', 'z']] as const) {
+    for (const [a, b] of [
+      ['x__', '_y'],
+      ['USER', 'a'],
+      ['%', '_'],
+      ['', 'z'],
+    ] as const) {
       expect(threadIdFor('c', a, b)).toBe(threadIdFor('c', b, a));
     }
   });
@@ -80,9 +116,15 @@ describe('threadIdFor', () => {
 
 describe('parseThreadId', () => {
   it('parses user and pair threads', () => {
-    expect(parseThreadId('chat1__Coordinator__USER')).toEqual({ chatId: 'chat1', participants: ['Coordinator', null] });
+    expect(parseThreadId('chat1__Coordinator__USER')).toEqual({
+      chatId: 'chat1',
+      participants: ['Coordinator', null],
+    });
     expect(parseThreadId('chat1__A__B')).toEqual({ chatId: 'chat1', participants: ['A', 'B'] });
-    expect(parseThreadId(threadIdFor('c', 'A', 'USER'))).toEqual({ chatId: 'c', participants: ['A', 'USER'] });
+    expect(parseThreadId(threadIdFor('c', 'A', 'USER'))).toEqual({
+      chatId: 'c',
+      participants: ['A', 'USER'],
+    });
   });
 
   it('returns null for ids that are not thread ids', () => {

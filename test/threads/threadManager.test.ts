@@ -7,7 +7,8 @@ import type { ThreadItem } from '../../src/threads/item.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 
 const msg = (content: string): AgentInputItem => ({ role: 'user', content });
-const texts = (items: readonly ThreadItem[]) => items.map((t) => (t.item as { content: string }).content);
+const texts = (items: readonly ThreadItem[]) =>
+  items.map((t) => (t.item as { content: string }).content);
 
 /** A MemoryStore that records appends and conflicts, and can be told to fail. */
 class SpyStore extends MemoryStore {
@@ -15,7 +16,11 @@ class SpyStore extends MemoryStore {
   conflicts = 0;
   failWith: Error | null = null;
 
-  override async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+  override async append(
+    threadId: string,
+    items: ThreadItem[],
+    options: AppendOptions,
+  ): Promise<number> {
     this.appends.push({ threadId, count: items.length, options: { ...options } });
     if (this.failWith) throw this.failWith;
     try {
@@ -31,7 +36,12 @@ describe('ThreadManager', () => {
   it('creates an empty thread with its id and chat, and caches it', async () => {
     const threads = new ThreadManager();
     const thread = await threads.getThread('c1', 'Writer', 'Coordinator');
-    expect(thread).toMatchObject({ threadId: 'c1__Coordinator__Writer', chatId: 'c1', items: [], savedVersion: 0 });
+    expect(thread).toMatchObject({
+      threadId: 'c1__Coordinator__Writer',
+      chatId: 'c1',
+      items: [],
+      savedVersion: 0,
+    });
     expect(await threads.getThread('c1', 'Coordinator', 'Writer')).toBe(thread);
     expect(await threads.getThread('c1', 'Writer')).not.toBe(thread);
     expect(await threads.store.getThread(thread.threadId)).toBeNull();
@@ -43,13 +53,19 @@ describe('ThreadManager', () => {
     const thread = await threads.getThread('c', 'A');
     thread.addItems([msg('1'), msg('2')]);
     await threads.saveThread(thread);
-    expect(store.appends).toEqual([{ threadId: 'c__A__USER', count: 2, options: { expectedVersion: 0, chatId: 'c' } }]);
+    expect(store.appends).toEqual([
+      { threadId: 'c__A__USER', count: 2, options: { expectedVersion: 0, chatId: 'c' } },
+    ]);
     expect(thread.savedVersion).toBe(2);
     expect(thread.pending).toEqual([]);
     await threads.saveThread(thread);
     expect(store.appends).toHaveLength(1);
     await threads.addItemsAndSave(thread, [msg('3')]);
-    expect(store.appends[1]).toEqual({ threadId: 'c__A__USER', count: 1, options: { expectedVersion: 2, chatId: 'c' } });
+    expect(store.appends[1]).toEqual({
+      threadId: 'c__A__USER',
+      count: 1,
+      options: { expectedVersion: 2, chatId: 'c' },
+    });
     expect(texts(await store.readItems('c__A__USER'))).toEqual(['1', '2', '3']);
     expect((await store.getThread('c__A__USER'))!.chatId).toBe('c');
   });
@@ -58,7 +74,13 @@ describe('ThreadManager', () => {
     const store = new MemoryStore();
     const first = new ThreadManager({ store });
     const thread = await first.getThread('c', 'A', 'B');
-    await first.addItemsAndSave(thread, [msg('hello')], { agent: 'B', callerAgent: 'A', runId: 'r', parentRunId: null, createdAt: 'now' });
+    await first.addItemsAndSave(thread, [msg('hello')], {
+      agent: 'B',
+      callerAgent: 'A',
+      runId: 'r',
+      parentRunId: null,
+      createdAt: 'now',
+    });
     const second = new ThreadManager({ store });
     const loaded = await second.getThread('c', 'B', 'A');
     expect(loaded).not.toBe(thread);
@@ -72,7 +94,7 @@ describe('ThreadManager', () => {
     expect(texts(reread.items)).toEqual(['hello']);
   });
 
-  it('brings a cached thread up to date with another writer\'s items', async () => {
+  it("brings a cached thread up to date with another writer's items", async () => {
     const store = new MemoryStore();
     const mine = new ThreadManager({ store });
     const theirs = new ThreadManager({ store });
@@ -98,7 +120,10 @@ describe('ThreadManager', () => {
     expect(texts(stored).sort()).toEqual(['a1', 'a2', 'b1', 'b2', 'b3']);
     expect(new Set(stored.map((t) => t.id)).size).toBe(5);
     // Each writer's items stay together and in order; the loser caught up, the winner does on its next get.
-    expect([['a1', 'a2', 'b1', 'b2', 'b3'], ['b1', 'b2', 'b3', 'a1', 'a2']]).toContainEqual(texts(stored));
+    expect([
+      ['a1', 'a2', 'b1', 'b2', 'b3'],
+      ['b1', 'b2', 'b3', 'a1', 'a2'],
+    ]).toContainEqual(texts(stored));
     const ids = stored.map((t) => t.id);
     const loser = texts(stored)[0] === 'a1' ? b : a;
     expect(loser.items.map((t) => t.id)).toEqual(ids);
@@ -141,7 +166,7 @@ describe('ThreadManager', () => {
     expect(store.conflicts).toBe(0);
   });
 
-  it('rejects saveThread with the store\'s StoreError and keeps the items pending', async () => {
+  it("rejects saveThread with the store's StoreError and keeps the items pending", async () => {
     const store = new SpyStore();
     const threads = new ThreadManager({ store });
     const thread = await threads.getThread('c', 'A');
@@ -199,7 +224,9 @@ describe('ThreadManager cache bound', () => {
     await threads.getThread('c', 'C');
     const again = await threads.getThread('c', 'A');
     expect(again).not.toBe(first);
-    expect(again.items.map((entry) => (entry.item as { content: string }).content)).toEqual(['one']);
+    expect(again.items.map((entry) => (entry.item as { content: string }).content)).toEqual([
+      'one',
+    ]);
   });
 
   it('never drops a thread with unsaved items', async () => {

@@ -7,13 +7,20 @@ import { ThreadSession } from '../../src/threads/threadSession.js';
 describe('ThreadSession arguments', () => {
   it('rejects an empty session id and a bad maxAppendAttempts with the fix', () => {
     const store = new MemoryStore();
-    expect(() => new ThreadSession({ store, sessionId: '' })).toThrow(/sessionId is ""; pass a non-empty string/);
-    expect(() => new ThreadSession({ store, sessionId: 's', maxAppendAttempts: 0 })).toThrow(/maxAppendAttempts is 0; pass a whole number ≥ 1/);
+    expect(() => new ThreadSession({ store, sessionId: '' })).toThrow(
+      /sessionId is ""; pass a non-empty string/,
+    );
+    expect(() => new ThreadSession({ store, sessionId: 's', maxAppendAttempts: 0 })).toThrow(
+      /maxAppendAttempts is 0; pass a whole number ≥ 1/,
+    );
   });
 
   it('rejects a negative or fractional getItems limit', async () => {
     const session = new ThreadSession({ store: new MemoryStore(), sessionId: 's' });
-    await expect(session.getItems(-1)).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('getItems(-1)') });
+    await expect(session.getItems(-1)).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('getItems(-1)'),
+    });
     await expect(session.getItems(1.5)).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });

@@ -7,7 +7,9 @@ process.stdin.on('end', () => {
   const { context } = JSON.parse(raw);
   const draft = Number(context.analyzer?.draft ?? 0);
   const satisfied = draft >= 3;
-  const feedback = satisfied ? 'Clear and complete.' : `Draft ${draft}: add evidence for each claim.`;
+  const feedback = satisfied
+    ? 'Clear and complete.'
+    : `Draft ${draft}: add evidence for each claim.`;
   process.stderr.write(`reviewed draft ${draft}\n`);
   process.stdout.write(JSON.stringify({ success: true, data: { satisfied, draft, feedback } }));
 });

@@ -9,7 +9,12 @@ process.stdin.on('end', () => {
   process.stdout.write(
     JSON.stringify({
       success: true,
-      data: { task: input, final_analysis: analysis.summary ?? '', drafts: review.draft ?? 0, synthesis_complete: true },
+      data: {
+        task: input,
+        final_analysis: analysis.summary ?? '',
+        drafts: review.draft ?? 0,
+        synthesis_complete: true,
+      },
     }),
   );
 });

@@ -12,7 +12,12 @@ process.stdin.on('end', () => {
   };
   const mode = config.mode ?? 'words';
   if (!(mode in counts)) {
-    process.stdout.write(JSON.stringify({ success: false, error: `unknown mode "${mode}"; use words, chars or lines` }));
+    process.stdout.write(
+      JSON.stringify({
+        success: false,
+        error: `unknown mode "${mode}"; use words, chars or lines`,
+      }),
+    );
     return;
   }
   process.stdout.write(JSON.stringify({ success: true, data: { mode, count: counts[mode] } }));

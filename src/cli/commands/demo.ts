@@ -20,13 +20,18 @@ interface DemoFlags {
 }
 
 /** Every demo agent on one model profile from colloquy.yaml / the user profiles file. */
-async function profileModels(profile: string): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
+async function profileModels(
+  profile: string,
+): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
   const { loadProfiles } = await import('../../models/profiles.js');
   const { checkProfileKeys } = await import('../../models/apiKeys.js');
   const { createModel, profileModelSettings } = await import('../../models/resolve.js');
   const registry = await loadProfiles({ cwd: process.cwd() });
   checkProfileKeys(profile, registry);
-  return { model: () => createModel(profile, registry), modelSettings: profileModelSettings(profile, registry) };
+  return {
+    model: () => createModel(profile, registry),
+    modelSettings: profileModelSettings(profile, registry),
+  };
 }
 
 async function realModelRunner(model: string): Promise<Runner> {
@@ -44,15 +49,24 @@ async function realModelRunner(model: string): Promise<Runner> {
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('Run a four-agent demo agency offline and print the conversation tree, threads and usage.')
+    .description(
+      'Run a four-agent demo agency offline and print the conversation tree, threads and usage.',
+    )
     .argument('[message]', 'what to ask the coordinator', DEMO_MESSAGE)
     .option('--json', 'print the getResponse result as JSON')
     .option('--chat-id <id>', 'continue (or start) this chat')
     .option('--model <name>', 'run every agent on this OpenAI model (needs OPENAI_API_KEY)')
-    .option('--profile <name>', 'run every agent on this model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml)')
-    .option('--store <spec>', 'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)')
+    .option(
+      '--profile <name>',
+      'run every agent on this model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml)',
+    )
+    .option(
+      '--store <spec>',
+      'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)',
+    )
     .action(async (message: string, flags: DemoFlags) => {
-      if (flags.model && flags.profile) throw new ConfigError('Pass either --model or --profile, not both.');
+      if (flags.model && flags.profile)
+        throw new ConfigError('Pass either --model or --profile, not both.');
       const runner = flags.model ? await realModelRunner(flags.model) : undefined;
       const models = flags.profile ? await profileModels(flags.profile) : {};
       const threads = await openThreadManager(flags.store);
@@ -69,20 +83,31 @@ export function registerDemoCommand(program: Command): void {
           addUsage(row, usage);
           perAgent.set(agent, row);
         };
-        const result = await agency.getResponse(message, flags.chatId ? { chatId: flags.chatId } : {});
+        const result = await agency.getResponse(
+          message,
+          flags.chatId ? { chatId: flags.chatId } : {},
+        );
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
           return;
         }
         const entry = agency.entryPoints[0]!;
         const history = await agency.threads.getThread(result.chatId, entry);
-        const earlier = history.items.length - result.newItems.filter((i) => i.depth === 0).length - 1;
+        const earlier =
+          history.items.length - result.newItems.filter((i) => i.depth === 0).length - 1;
         const out: string[] = [];
         if (earlier > 0) {
           out.push(`Earlier in chat ${result.chatId} (${earlier} items in ${history.threadId})`);
-          out.push(...renderHistory(history.items.slice(0, earlier), entry).map((l) => `  ${l}`), '');
+          out.push(
+            ...renderHistory(history.items.slice(0, earlier), entry).map((l) => `  ${l}`),
+            '',
+          );
         }
-        out.push('Conversation', ...renderTranscript(message, result, entry).map((l) => `  ${l}`), '');
+        out.push(
+          'Conversation',
+          ...renderTranscript(message, result, entry).map((l) => `  ${l}`),
+          '',
+        );
         out.push(`Threads (chat ${result.chatId}, store: ${agency.threads.store.kind})`);
         for (const record of await agency.threads.store.listThreads({ chatId: result.chatId })) {
           out.push(`  ${record.threadId.padEnd(40)} ${String(record.version).padStart(4)} items`);

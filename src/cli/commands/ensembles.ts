@@ -25,7 +25,10 @@ import { parse as parseYaml } from 'yaml';
  * directory up to `cwd` (so `examples/ensembles/*.yaml` use `examples/ensembles/colloquy.yaml`),
  * else those of `cwd`; the user's profiles are always included.
  */
-export async function profilesForEnsemble(file: string, cwd = process.cwd()): Promise<ProfileRegistry> {
+export async function profilesForEnsemble(
+  file: string,
+  cwd = process.cwd(),
+): Promise<ProfileRegistry> {
   const root = path.resolve(cwd);
   for (let dir = path.dirname(path.resolve(file)); dir.startsWith(root); dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, PROJECT_CONFIG_FILE))) return loadProfiles({ cwd: dir });
@@ -41,25 +44,38 @@ async function readStdin(): Promise<string> {
 }
 
 /** Prints progress on stderr: one redrawn status line on a TTY, plain lines otherwise. */
-function progressReporter(live: boolean): { onEvent: (event: EnsembleEvent) => void; stop: () => void } {
+function progressReporter(live: boolean): {
+  onEvent: (event: EnsembleEvent) => void;
+  stop: () => void;
+} {
   const started = Date.now();
   const running = new Set<string>();
   let turns = 0;
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
-  const draw = () => process.stderr.write(`\r\x1b[2K⏵ turn ${turns} · ${elapsed()} · running: ${[...running].join(', ') || '-'}`);
+  const draw = () =>
+    process.stderr.write(
+      `\r\x1b[2K⏵ turn ${turns} · ${elapsed()} · running: ${[...running].join(', ') || '-'}`,
+    );
   const timer = live ? setInterval(draw, 100) : undefined;
-  const line = (text: string) => (live ? process.stderr.write(`\r\x1b[2K${text}\n`) : process.stderr.write(`${text}\n`));
+  const line = (text: string) =>
+    live ? process.stderr.write(`\r\x1b[2K${text}\n`) : process.stderr.write(`${text}\n`);
   return {
     onEvent(event) {
-      if (event.type === 'ensemble_started') line(`run ${event.run_id}${event.resumed ? ` (resumed at turn ${event.turn_count})` : ''}`);
+      if (event.type === 'ensemble_started')
+        line(`run ${event.run_id}${event.resumed ? ` (resumed at turn ${event.turn_count})` : ''}`);
       else if (event.type === 'agent_started') running.add(event.agent);
       else if (event.type === 'agent_finished') {
         running.delete(event.agent);
         if (!event.success) line(`✗ ${event.agent}: ${event.error}`);
       } else if (event.type === 'turn_recorded') {
         turns = event.turn_count;
-        line(`turn ${event.turn.turn_number}: ${event.turn.agent_name} (${event.turn.execution_time.toFixed(2)}s) [${elapsed()}]`);
-      } else if (event.type === 'ensemble_finished') line(`finished: ${event.result.completion_reason} after ${event.result.turn_count} turns [${elapsed()}]`);
+        line(
+          `turn ${event.turn.turn_number}: ${event.turn.agent_name} (${event.turn.execution_time.toFixed(2)}s) [${elapsed()}]`,
+        );
+      } else if (event.type === 'ensemble_finished')
+        line(
+          `finished: ${event.result.completion_reason} after ${event.result.turn_count} turns [${elapsed()}]`,
+        );
       if (live) draw();
     },
     stop() {
@@ -74,13 +90,20 @@ function printResult(result: ConversationResult, format: string): void {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  const lines = [`completion_reason: ${result.completion_reason}`, `turn_count: ${result.turn_count}`, `run_id: ${result.run_id}`];
-  if (result.error) lines.push(`error: ${result.error.agent ?? '(scheduler)'}: ${result.error.message}`);
+  const lines = [
+    `completion_reason: ${result.completion_reason}`,
+    `turn_count: ${result.turn_count}`,
+    `run_id: ${result.run_id}`,
+  ];
+  if (result.error)
+    lines.push(`error: ${result.error.agent ?? '(scheduler)'}: ${result.error.message}`);
   if (format === 'rich') {
     lines.push('', 'turn  agent                 time    output');
     for (const turn of result.conversation_history) {
       const output = JSON.stringify(turn.output_data);
-      lines.push(`${String(turn.turn_number).padEnd(5)} ${turn.agent_name.padEnd(21)} ${turn.execution_time.toFixed(2).padStart(6)}s ${output.length > 80 ? `${output.slice(0, 77)}...` : output}`);
+      lines.push(
+        `${String(turn.turn_number).padEnd(5)} ${turn.agent_name.padEnd(21)} ${turn.execution_time.toFixed(2).padStart(6)}s ${output.length > 80 ? `${output.slice(0, 77)}...` : output}`,
+      );
     }
     lines.push('', `usage: ${result.usage.requests} requests, ${result.usage.total_tokens} tokens`);
   }
@@ -101,14 +124,19 @@ interface InvokeOptions {
 async function invoke(target: string, options: InvokeOptions): Promise<void> {
   const cwd = process.cwd();
   const project = await loadProjectConfig({ cwd });
-  const file = resolveEnsemblePath(target, { cwd, ensemblesDir: path.resolve(project.baseDir, project.ensembles_dir) });
+  const file = resolveEnsemblePath(target, {
+    cwd,
+    ensemblesDir: path.resolve(project.baseDir, project.ensembles_dir),
+  });
   const profiles = await profilesForEnsemble(file, cwd);
   const ensemble = await loadEnsemble(file, { profileNames: profiles.names() });
   const format = options.output ?? (process.stdout.isTTY ? 'rich' : 'text');
-  if (!['rich', 'json', 'text'].includes(format)) throw new ConfigError(`--output ${format} is not a format. Use rich, json or text.`);
+  if (!['rich', 'json', 'text'].includes(format))
+    throw new ConfigError(`--output ${format} is not a format. Use rich, json or text.`);
   const input = options.input === '-' ? await readStdin() : options.input;
   let inputHandler: InputHandler | undefined;
-  if (options.inputs) inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
+  if (options.inputs)
+    inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
   else if (process.stdin.isTTY && options.input !== '-') inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
   const progress = progressReporter(Boolean(process.stderr.isTTY));
@@ -139,7 +167,9 @@ async function validate(files: string[]): Promise<void> {
     try {
       profileNames = (await profilesForEnsemble(file)).names();
     } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n(profiles could not be loaded; model_profile names were not checked)\n`);
+      process.stderr.write(
+        `${(error as Error).message}\n(profiles could not be loaded; model_profile names were not checked)\n`,
+      );
       problems++;
     }
     let text: string;
@@ -162,25 +192,41 @@ async function listEnsembles(): Promise<void> {
   const project = await loadProjectConfig();
   const dir = path.resolve(project.baseDir, project.ensembles_dir);
   const files = await listEnsembleFiles(dir);
-  if (files.length === 0) process.stdout.write(`No ensembles in ${dir}. Create one with colloquy init, or set ensembles_dir in colloquy.yaml.\n`);
+  if (files.length === 0)
+    process.stdout.write(
+      `No ensembles in ${dir}. Create one with colloquy init, or set ensembles_dir in colloquy.yaml.\n`,
+    );
   for (const file of files) {
     let description = '';
     try {
-      const raw = parseYaml(await readFile(file, 'utf8')) as { name?: string; description?: string } | null;
+      const raw = parseYaml(await readFile(file, 'utf8')) as {
+        name?: string;
+        description?: string;
+      } | null;
       description = raw?.description ?? '';
     } catch {
       description = '(invalid YAML: run colloquy validate)';
     }
-    process.stdout.write(`${path.basename(file).replace(/\.ya?ml$/i, '').padEnd(24)} ${description}\n`);
+    process.stdout.write(
+      `${path
+        .basename(file)
+        .replace(/\.ya?ml$/i, '')
+        .padEnd(24)} ${description}\n`,
+    );
   }
 }
 
 async function listProfiles(): Promise<void> {
   const registry = await loadProfiles();
-  if (registry.names().length === 0) process.stdout.write('No profiles. Add profiles: to colloquy.yaml (colloquy init writes one).\n');
+  if (registry.names().length === 0)
+    process.stdout.write(
+      'No profiles. Add profiles: to colloquy.yaml (colloquy init writes one).\n',
+    );
   for (const name of registry.names()) {
     const profile = registry.get(name);
-    process.stdout.write(`${name.padEnd(24)} ${`${profile.provider}/${profile.model}`.padEnd(32)} ${registry.source(name)}\n`);
+    process.stdout.write(
+      `${name.padEnd(24)} ${`${profile.provider}/${profile.model}`.padEnd(32)} ${registry.source(name)}\n`,
+    );
   }
 }
 
@@ -227,10 +273,15 @@ conversation_limits:
 
 async function init(): Promise<void> {
   const cwd = process.cwd();
-  const targets = [path.join(cwd, PROJECT_CONFIG_FILE), path.join(cwd, 'ensembles', 'example.yaml')];
+  const targets = [
+    path.join(cwd, PROJECT_CONFIG_FILE),
+    path.join(cwd, 'ensembles', 'example.yaml'),
+  ];
   const existing = targets.filter((target) => existsSync(target));
   if (existing.length > 0) {
-    process.stderr.write(`Refusing to overwrite ${existing.join(', ')}. Move or delete it first, or edit it by hand.\n`);
+    process.stderr.write(
+      `Refusing to overwrite ${existing.join(', ')}. Move or delete it first, or edit it by hand.\n`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -255,12 +306,18 @@ export function registerEnsembleCommands(program: Command): void {
     .command('invoke')
     .description('Run an ensemble (a YAML file, or a name in ensembles_dir)')
     .argument('<ensemble>', 'FILE or NAME')
-    .option('--input <text>', 'the task; "-" reads it from stdin (default: the ensemble\'s default_task)')
+    .option(
+      '--input <text>',
+      'the task; "-" reads it from stdin (default: the ensemble\'s default_task)',
+    )
     .option('--output <format>', 'rich, json or text (default: rich on a TTY, else text)')
-    .option('--inputs <file>', 'answers for agents\' questions (YAML: answers: { agent: [...] })')
+    .option('--inputs <file>', "answers for agents' questions (YAML: answers: { agent: [...] })")
     .option('--resume <runId>', 'continue an interrupted run from its last finished turn')
     .option('--run-id <runId>', 'the id of a new run (default: random)')
-    .option('--store <spec>', 'store of runs: a SQLite file path, sqlite:PATH, dir:PATH, redis://…, postgres://… (default: $COLLOQUY_DB or .colloquy/colloquy.db)')
+    .option(
+      '--store <spec>',
+      'store of runs: a SQLite file path, sqlite:PATH, dir:PATH, redis://…, postgres://… (default: $COLLOQUY_DB or .colloquy/colloquy.db)',
+    )
     .option('--concurrency <n>', 'agents run at once within a step (default 8)')
     .action((target: string, options: InvokeOptions) => invoke(target, options));
   program
@@ -268,7 +325,16 @@ export function registerEnsembleCommands(program: Command): void {
     .description('Check ensemble files and print every problem as file:line:column')
     .argument('<files...>', 'ensemble YAML files')
     .action((files: string[]) => validate(files));
-  program.command('list-ensembles').description('List the ensembles in ensembles_dir').action(() => listEnsembles());
-  program.command('list-profiles').description('List the model profiles (colloquy.yaml and ~/.config/colloquy/profiles.yaml)').action(() => listProfiles());
-  program.command('init').description('Write a starter colloquy.yaml and ensembles/example.yaml').action(() => init());
+  program
+    .command('list-ensembles')
+    .description('List the ensembles in ensembles_dir')
+    .action(() => listEnsembles());
+  program
+    .command('list-profiles')
+    .description('List the model profiles (colloquy.yaml and ~/.config/colloquy/profiles.yaml)')
+    .action(() => listProfiles());
+  program
+    .command('init')
+    .description('Write a starter colloquy.yaml and ensembles/example.yaml')
+    .action(() => init());
 }

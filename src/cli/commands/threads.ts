@@ -11,9 +11,13 @@ import { checkpointChat, forkChat, rollbackChat } from '../../threads/chatHistor
 import { exportChat, importChat, parseChatEnvelope } from '../../threads/serialization.js';
 import { SerializationError } from '../../errors.js';
 
-const STORE_HELP = 'sqlite:PATH | dir:PATH | redis://… | postgres://… | memory (default: sqlite at $COLLOQUY_DB or ./.colloquy/colloquy.db)';
+const STORE_HELP =
+  'sqlite:PATH | dir:PATH | redis://… | postgres://… | memory (default: sqlite at $COLLOQUY_DB or ./.colloquy/colloquy.db)';
 
-async function withStore(spec: string | undefined, work: (store: ThreadStore) => Promise<void>): Promise<void> {
+async function withStore(
+  spec: string | undefined,
+  work: (store: ThreadStore) => Promise<void>,
+): Promise<void> {
   const store = await openStore(spec);
   try {
     await work(store);
@@ -28,21 +32,26 @@ function print(lines: string[]): void {
 
 function summary(item: Record<string, unknown>): string {
   const content = item.content;
-  const text = typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('')
-      : item.type === 'function_call'
-        ? `${String(item.name)}(${String(item.arguments)})`
-        : item.type === 'function_call_result'
-          ? `→ ${JSON.stringify(item.output)}`
-          : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
+            .join('')
+        : item.type === 'function_call'
+          ? `${String(item.name)}(${String(item.arguments)})`
+          : item.type === 'function_call_result'
+            ? `→ ${JSON.stringify(item.output)}`
+            : '';
   return text.replace(/\s+/g, ' ').slice(0, 160);
 }
 
 /** Registers `colloquy threads` and its subcommands. */
 export function registerThreadsCommands(program: Command): void {
-  const threads = program.command('threads').description('List, show, export, import, fork and rewind stored chats.');
+  const threads = program
+    .command('threads')
+    .description('List, show, export, import, fork and rewind stored chats.');
   const storeOption = (cmd: Command): Command => cmd.option('--store <spec>', STORE_HELP);
 
   storeOption(threads.command('list').description('List threads (of one chat with --chat).'))
@@ -50,23 +59,36 @@ export function registerThreadsCommands(program: Command): void {
     .action(async (flags: { store?: string; chat?: string }) =>
       withStore(flags.store, async (store) => {
         const records = await store.listThreads(flags.chat ? { chatId: flags.chat } : {});
-        if (records.length === 0) return print([flags.chat ? `No threads in chat ${flags.chat}.` : 'No threads.']);
-        print(records.map((r) => `${r.threadId.padEnd(44)} ${String(r.version).padStart(5)} items  chat=${r.chatId ?? '-'}  updated=${r.updatedAt}`));
+        if (records.length === 0)
+          return print([flags.chat ? `No threads in chat ${flags.chat}.` : 'No threads.']);
+        print(
+          records.map(
+            (r) =>
+              `${r.threadId.padEnd(44)} ${String(r.version).padStart(5)} items  chat=${r.chatId ?? '-'}  updated=${r.updatedAt}`,
+          ),
+        );
       }),
     );
 
-  storeOption(threads.command('show').description('Print one thread, item by item.').argument('<threadId>'))
+  storeOption(
+    threads.command('show').description('Print one thread, item by item.').argument('<threadId>'),
+  )
     .option('--json', 'print the items as JSON')
     .action(async (threadId: string, flags: { store?: string; json?: boolean }) =>
       withStore(flags.store, async (store) => {
         const record = await store.getThread(threadId);
-        if (!record) throw new SerializationError(`No thread "${threadId}" in this store. List them with: colloquy threads list`);
+        if (!record)
+          throw new SerializationError(
+            `No thread "${threadId}" in this store. List them with: colloquy threads list`,
+          );
         const items = await store.readItems(threadId);
         if (flags.json) return print([JSON.stringify({ ...record, items }, null, 2)]);
         print([
           `${threadId}  (chat ${record.chatId ?? '-'}, ${record.version} items${record.forkedFrom ? `, forked from ${record.forkedFrom.threadId}@${record.forkedFrom.version}` : ''})`,
           ...items.map(({ item, meta }, i) => {
-            const who = meta ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}` : '?';
+            const who = meta
+              ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}`
+              : '?';
             const kind = 'role' in item ? String(item.role) : String(item.type);
             return `${String(i).padStart(4)}  ${who.padEnd(24)} ${kind.padEnd(20)} ${summary(item as Record<string, unknown>)}`;
           }),
@@ -74,12 +96,20 @@ export function registerThreadsCommands(program: Command): void {
       }),
     );
 
-  storeOption(threads.command('export').description('Print a chat (threads and checkpoints) as JSON.').argument('<chatId>'))
-    .action(async (chatId: string, flags: { store?: string }) =>
-      withStore(flags.store, async (store) => print([JSON.stringify(await exportChat(store, chatId), null, 2)])),
-    );
+  storeOption(
+    threads
+      .command('export')
+      .description('Print a chat (threads and checkpoints) as JSON.')
+      .argument('<chatId>'),
+  ).action(async (chatId: string, flags: { store?: string }) =>
+    withStore(flags.store, async (store) =>
+      print([JSON.stringify(await exportChat(store, chatId), null, 2)]),
+    ),
+  );
 
-  storeOption(threads.command('import').description('Import a chat exported as JSON.').argument('<file>'))
+  storeOption(
+    threads.command('import').description('Import a chat exported as JSON.').argument('<file>'),
+  )
     .option('--as <chatId>', 'import under another chat id')
     .action(async (file: string, flags: { store?: string; as?: string }) =>
       withStore(flags.store, async (store) => {
@@ -91,11 +121,18 @@ export function registerThreadsCommands(program: Command): void {
         }
         const envelope = parseChatEnvelope(parsed, file);
         const chatId = await importChat(store, envelope, flags.as ? { as: flags.as } : {});
-        print([`Imported chat ${chatId}: ${envelope.threads.length} threads, ${envelope.checkpoints.length} checkpoints.`]);
+        print([
+          `Imported chat ${chatId}: ${envelope.threads.length} threads, ${envelope.checkpoints.length} checkpoints.`,
+        ]);
       }),
     );
 
-  storeOption(threads.command('checkpoint').description('Record a checkpoint of a chat.').argument('<chatId>'))
+  storeOption(
+    threads
+      .command('checkpoint')
+      .description('Record a checkpoint of a chat.')
+      .argument('<chatId>'),
+  )
     .option('--label <text>', 'a label for the checkpoint')
     .action(async (chatId: string, flags: { store?: string; label?: string }) =>
       withStore(flags.store, async (store) => {
@@ -104,16 +141,25 @@ export function registerThreadsCommands(program: Command): void {
       }),
     );
 
-  storeOption(threads.command('checkpoints').description("List a chat's checkpoints, oldest first.").argument('<chatId>'))
-    .action(async (chatId: string, flags: { store?: string }) =>
-      withStore(flags.store, async (store) => {
-        const list = await store.listCheckpoints(chatId);
-        if (list.length === 0) return print([`Chat ${chatId} has no checkpoints.`]);
-        print(list.map((c) => `${c.checkpointId}  ${c.createdAt}  ${c.label ?? ''}`));
-      }),
-    );
+  storeOption(
+    threads
+      .command('checkpoints')
+      .description("List a chat's checkpoints, oldest first.")
+      .argument('<chatId>'),
+  ).action(async (chatId: string, flags: { store?: string }) =>
+    withStore(flags.store, async (store) => {
+      const list = await store.listCheckpoints(chatId);
+      if (list.length === 0) return print([`Chat ${chatId} has no checkpoints.`]);
+      print(list.map((c) => `${c.checkpointId}  ${c.createdAt}  ${c.label ?? ''}`));
+    }),
+  );
 
-  storeOption(threads.command('fork').description('Continue a chat in a new chat (from now, or from a checkpoint).').argument('<chatId>'))
+  storeOption(
+    threads
+      .command('fork')
+      .description('Continue a chat in a new chat (from now, or from a checkpoint).')
+      .argument('<chatId>'),
+  )
     .option('--at <checkpointId>', 'fork as of this checkpoint')
     .option('--as <newChatId>', 'id of the new chat')
     .action(async (chatId: string, flags: { store?: string; at?: string; as?: string }) =>
@@ -126,12 +172,22 @@ export function registerThreadsCommands(program: Command): void {
       }),
     );
 
-  storeOption(threads.command('rewind').description('Roll a chat back to a checkpoint (cut items are archived).').argument('<chatId>').argument('<checkpointId>'))
-    .action(async (chatId: string, checkpointId: string, flags: { store?: string }) =>
-      withStore(flags.store, async (store) => {
-        const archives = await rollbackChat(store, chatId, checkpointId);
-        const lines = Object.entries(archives).map(([thread, archive]) => `  ${thread}: later items kept in ${archive}`);
-        print([`Rewound ${chatId} to ${checkpointId}.`, ...(lines.length > 0 ? lines : ['  (nothing to cut)'])]);
-      }),
-    );
+  storeOption(
+    threads
+      .command('rewind')
+      .description('Roll a chat back to a checkpoint (cut items are archived).')
+      .argument('<chatId>')
+      .argument('<checkpointId>'),
+  ).action(async (chatId: string, checkpointId: string, flags: { store?: string }) =>
+    withStore(flags.store, async (store) => {
+      const archives = await rollbackChat(store, chatId, checkpointId);
+      const lines = Object.entries(archives).map(
+        ([thread, archive]) => `  ${thread}: later items kept in ${archive}`,
+      );
+      print([
+        `Rewound ${chatId} to ${checkpointId}.`,
+        ...(lines.length > 0 ? lines : ['  (nothing to cut)']),
+      ]);
+    }),
+  );
 }

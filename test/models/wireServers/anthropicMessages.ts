@@ -8,7 +8,12 @@ import type { WireProtocol, WireToolCall } from './wireServer.js';
 
 function blocks(reply: { text: string } | { tools: WireToolCall[] }) {
   if ('text' in reply) return [{ type: 'text', text: reply.text }];
-  return reply.tools.map((tool) => ({ type: 'tool_use', id: uniqueId('toolu'), name: tool.name, input: tool.args }));
+  return reply.tools.map((tool) => ({
+    type: 'tool_use',
+    id: uniqueId('toolu'),
+    name: tool.name,
+    input: tool.args,
+  }));
 }
 
 /** The Messages protocol. */
@@ -28,7 +33,10 @@ export const anthropicMessagesProtocol: WireProtocol = {
     };
   },
   sse(reply, body) {
-    const frame = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, ...data } });
+    const frame = (type: string, data: Record<string, unknown>) => ({
+      event: type,
+      data: { type, ...data },
+    });
     const message = {
       id: uniqueId('msg'),
       type: 'message',
@@ -42,23 +50,41 @@ export const anthropicMessagesProtocol: WireProtocol = {
     const frames = [frame('message_start', { message })];
     blocks(reply).forEach((block, index) => {
       if (block.type === 'text') {
-        frames.push(frame('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+        frames.push(
+          frame('content_block_start', { index, content_block: { type: 'text', text: '' } }),
+        );
         for (const text of chunks((block as { text: string }).text)) {
           frames.push(frame('content_block_delta', { index, delta: { type: 'text_delta', text } }));
         }
       } else {
         const use = block as { id: string; name: string; input: unknown };
-        frames.push(frame('content_block_start', { index, content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} } }));
-        frames.push(frame('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(use.input) } }));
+        frames.push(
+          frame('content_block_start', {
+            index,
+            content_block: { type: 'tool_use', id: use.id, name: use.name, input: {} },
+          }),
+        );
+        frames.push(
+          frame('content_block_delta', {
+            index,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(use.input) },
+          }),
+        );
       }
       frames.push(frame('content_block_stop', { index }));
     });
-    frames.push(frame('message_delta', { delta: { stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null }, usage: { output_tokens: 7 } }));
+    frames.push(
+      frame('message_delta', {
+        delta: { stop_reason: 'text' in reply ? 'end_turn' : 'tool_use', stop_sequence: null },
+        usage: { output_tokens: 7 },
+      }),
+    );
     frames.push(frame('message_stop', {}));
     return frames;
   },
   error(status) {
-    const type = status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : 'api_error';
+    const type =
+      status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : 'api_error';
     return { type: 'error', error: { type, message: `scripted failure ${status}` } };
   },
 };

@@ -22,9 +22,20 @@ export function demoResponder(body: Record<string, any>): WireReply {
     const recipients = sendMessage.function.parameters?.properties?.recipient?.enum ?? ['Writer'];
     const next = recipients[answers.length];
     if (next !== undefined && answers.length < 2) {
-      return { tools: [{ name: 'send_message', args: { recipient: next, message: `Write a haiku about ${request}` } }] };
+      return {
+        tools: [
+          {
+            name: 'send_message',
+            args: { recipient: next, message: `Write a haiku about ${request}` },
+          },
+        ],
+      };
     }
-    return { text: answers.map((answer, i) => `${recipients[i] ?? 'Agent'} answered:\n${String(answer.content)}`).join('\n') };
+    return {
+      text: answers
+        .map((answer, i) => `${recipients[i] ?? 'Agent'} answered:\n${String(answer.content)}`)
+        .join('\n'),
+    };
   }
   const topic = /about (.+?)\.?$/.exec(request)?.[1] ?? 'silence';
   return { text: `Quiet ${topic} waits,\nloopback packets come and go,\nreplies without end.` };

@@ -41,36 +41,80 @@ export const openaiChatProtocol: WireProtocol = {
   sse(reply, body) {
     const id = uniqueId('chatcmpl');
     const frame = (delta: unknown, finish: string | null = null) => ({
-      data: { id, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] },
+      data: {
+        id,
+        object: 'chat.completion.chunk',
+        created: 1_700_000_000,
+        model: body.model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      },
     });
-    const frames: Array<{ event?: string; data: unknown }> = [frame({ role: 'assistant', content: '' })];
+    const frames: Array<{ event?: string; data: unknown }> = [
+      frame({ role: 'assistant', content: '' }),
+    ];
     if ('text' in reply) {
       for (const piece of chunks(reply.text)) frames.push(frame({ content: piece }));
       frames.push(frame({}, 'stop'));
     } else {
       toolCalls(reply.tools).forEach((call, index) => {
-        frames.push(frame({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-        frames.push(frame({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }));
+        frames.push(
+          frame({
+            tool_calls: [
+              {
+                index,
+                id: call.id,
+                type: 'function',
+                function: { name: call.function.name, arguments: '' },
+              },
+            ],
+          }),
+        );
+        frames.push(
+          frame({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }),
+        );
       });
       frames.push(frame({}, 'tool_calls'));
     }
-    frames.push({ data: { id, object: 'chat.completion.chunk', created: 1_700_000_000, model: body.model, choices: [], usage } });
+    frames.push({
+      data: {
+        id,
+        object: 'chat.completion.chunk',
+        created: 1_700_000_000,
+        model: body.model,
+        choices: [],
+        usage,
+      },
+    });
     frames.push({ data: '[DONE]' });
     return frames;
   },
   error(status) {
-    return { error: { message: `scripted failure ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } };
+    return {
+      error: {
+        message: `scripted failure ${status}`,
+        type: status === 429 ? 'rate_limit_error' : 'server_error',
+        code: null,
+      },
+    };
   },
 };
 
 /** The call ids of the tool results in a Chat Completions request body. */
 export function chatToolResultIds(body: Record<string, any>): string[] {
-  return (body.messages as Array<{ role: string; tool_call_id?: string }>).filter((m) => m.role === 'tool').map((m) => m.tool_call_id!);
+  return (body.messages as Array<{ role: string; tool_call_id?: string }>)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.tool_call_id!);
 }
 
 /** The text of the last user message of a Chat Completions request body. */
 export function chatLastUserText(body: Record<string, any>): string {
-  const users = (body.messages as Array<{ role: string; content: unknown }>).filter((m) => m.role === 'user');
+  const users = (body.messages as Array<{ role: string; content: unknown }>).filter(
+    (m) => m.role === 'user',
+  );
   const content = users.at(-1)?.content;
-  return typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? '').join('') : '';
+  return typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((p: { text?: string }) => p.text ?? '').join('')
+      : '';
 }

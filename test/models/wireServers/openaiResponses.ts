@@ -64,17 +64,42 @@ export const openaiResponsesProtocol: WireProtocol = {
     const items = outputItems(reply);
     const final = responseObject(body, items, 'completed');
     let sequence = 0;
-    const frame = (type: string, data: Record<string, unknown>) => ({ event: type, data: { type, sequence_number: sequence++, ...data } });
-    const frames = [frame('response.created', { response: { ...final, status: 'in_progress', output: [], usage: null } })];
+    const frame = (type: string, data: Record<string, unknown>) => ({
+      event: type,
+      data: { type, sequence_number: sequence++, ...data },
+    });
+    const frames = [
+      frame('response.created', {
+        response: { ...final, status: 'in_progress', output: [], usage: null },
+      }),
+    ];
     items.forEach((item, index) => {
       if (item.type === 'message') {
-        frames.push(frame('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } }));
+        frames.push(
+          frame('response.output_item.added', {
+            output_index: index,
+            item: { ...item, status: 'in_progress', content: [] },
+          }),
+        );
         const text = (item as { content: Array<{ text: string }> }).content[0]!.text;
         for (const delta of chunks(text)) {
-          frames.push(frame('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta, logprobs: [] }));
+          frames.push(
+            frame('response.output_text.delta', {
+              item_id: item.id,
+              output_index: index,
+              content_index: 0,
+              delta,
+              logprobs: [],
+            }),
+          );
         }
       } else {
-        frames.push(frame('response.output_item.added', { output_index: index, item: { ...item, arguments: '', status: 'in_progress' } }));
+        frames.push(
+          frame('response.output_item.added', {
+            output_index: index,
+            item: { ...item, arguments: '', status: 'in_progress' },
+          }),
+        );
       }
       frames.push(frame('response.output_item.done', { output_index: index, item }));
     });
@@ -82,12 +107,20 @@ export const openaiResponsesProtocol: WireProtocol = {
     return frames;
   },
   error(status) {
-    return { error: { message: `scripted failure ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: null } };
+    return {
+      error: {
+        message: `scripted failure ${status}`,
+        type: status === 429 ? 'rate_limit_error' : 'server_error',
+        code: null,
+      },
+    };
   },
 };
 
 /** The call ids of the tool results in a Responses request body. */
 export function responsesToolResultIds(body: Record<string, any>): string[] {
-  const input = Array.isArray(body.input) ? (body.input as Array<{ type?: string; call_id?: string }>) : [];
+  const input = Array.isArray(body.input)
+    ? (body.input as Array<{ type?: string; call_id?: string }>)
+    : [];
   return input.filter((item) => item.type === 'function_call_output').map((item) => item.call_id!);
 }

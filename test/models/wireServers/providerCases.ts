@@ -38,23 +38,38 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
       server = undefined;
     });
 
-    async function setup(replies: WireReply[] | WireResponder, overrides: Partial<ModelProfile> = {}) {
+    async function setup(
+      replies: WireReply[] | WireResponder,
+      overrides: Partial<ModelProfile> = {},
+    ) {
       server = await startWireServer(spec.protocol, replies);
       const attempts: ModelAttempt[] = [];
       const profiles = {
         primary: { ...spec.profile(server.baseUrl), retry_backoff: fastRetry, ...overrides },
         backup: { provider: 'scripted', model: 'backup', script: ['from backup'] } as ModelProfile,
       };
-      const registry = createProfileRegistry([{ source: 'test', baseDir: process.cwd(), profiles }]);
+      const registry = createProfileRegistry([
+        { source: 'test', baseDir: process.cwd(), profiles },
+      ]);
       const logger = createLogger({ level: 'silent' });
-      const model = createModel('primary', registry, { env: spec.env, logger, onAttempt: (a) => attempts.push(a), record: false });
+      const model = createModel('primary', registry, {
+        env: spec.env,
+        logger,
+        onAttempt: (a) => attempts.push(a),
+        record: false,
+      });
       const settings = profileModelSettings('primary', registry);
       return { model, settings, attempts, server };
     }
 
     it('answers plain text', async () => {
       const { model, settings, server: wire } = await setup([{ text: 'Hello from the wire' }]);
-      const agent = new Agent({ name: 'A', instructions: 'Be brief.', model, modelSettings: settings });
+      const agent = new Agent({
+        name: 'A',
+        instructions: 'Be brief.',
+        model,
+        modelSettings: settings,
+      });
       const result = await new Runner({ tracingDisabled: true }).run(agent, 'hi');
       expect(result.finalOutput).toBe('Hello from the wire');
       expect(wire.requests[0]!.body.model).toBe(spec.profile(wire.baseUrl).model);
@@ -63,11 +78,17 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
 
     it('streams text in several deltas', async () => {
       const { model, settings } = await setup([{ text: 'A streamed answer in pieces' }]);
-      const agent = new Agent({ name: 'A', instructions: 'Be brief.', model, modelSettings: settings });
+      const agent = new Agent({
+        name: 'A',
+        instructions: 'Be brief.',
+        model,
+        modelSettings: settings,
+      });
       const result = await new Runner({ tracingDisabled: true }).run(agent, 'hi', { stream: true });
       const deltas: string[] = [];
       for await (const event of result) {
-        if (event.type === 'raw_model_stream_event' && event.data.type === 'output_text_delta') deltas.push(event.data.delta);
+        if (event.type === 'raw_model_stream_event' && event.data.type === 'output_text_delta')
+          deltas.push(event.data.delta);
       }
       await result.completed;
       expect(deltas.length).toBeGreaterThan(1);
@@ -78,9 +99,16 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
     it('round-trips tool calls with unique call ids', async () => {
       const parallel = spec.parallelToolCalls ?? true;
       const calls = parallel
-        ? [{ name: 'add', args: { a: 1, b: 2 } }, { name: 'add', args: { a: 3, b: 4 } }]
+        ? [
+            { name: 'add', args: { a: 1, b: 2 } },
+            { name: 'add', args: { a: 3, b: 4 } },
+          ]
         : [{ name: 'add', args: { a: 1, b: 2 } }];
-      const { model, settings, server: wire } = await setup((_body, index) => (index === 0 ? { tools: calls } : { text: 'sums done' }));
+      const {
+        model,
+        settings,
+        server: wire,
+      } = await setup((_body, index) => (index === 0 ? { tools: calls } : { text: 'sums done' }));
       const seen: number[] = [];
       const add = tool({
         name: 'add',
@@ -91,7 +119,13 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
           return String(a + b);
         },
       });
-      const agent = new Agent({ name: 'A', instructions: 'Use add.', model, modelSettings: settings, tools: [add] });
+      const agent = new Agent({
+        name: 'A',
+        instructions: 'Use add.',
+        model,
+        modelSettings: settings,
+        tools: [add],
+      });
       const result = await new Runner({ tracingDisabled: true }).run(agent, 'add things');
       expect(result.finalOutput).toBe('sums done');
       expect(seen.sort()).toEqual(parallel ? [3, 7] : [3]);
@@ -101,7 +135,12 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
     });
 
     it('retries a 429 after its Retry-After, then succeeds', async () => {
-      const { model, settings, attempts, server: wire } = await setup([
+      const {
+        model,
+        settings,
+        attempts,
+        server: wire,
+      } = await setup([
         { status: 429, headers: { 'retry-after': '1' } },
         { text: 'after the rate limit' },
       ]);
@@ -118,7 +157,12 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
     });
 
     it('falls back to the fallback profile after a 500 outlasts the retries', async () => {
-      const { model, settings, attempts, server: wire } = await setup([{ status: 500 }], {
+      const {
+        model,
+        settings,
+        attempts,
+        server: wire,
+      } = await setup([{ status: 500 }], {
         max_retries: 1,
         fallback_model_profile: 'backup',
       });
@@ -134,10 +178,15 @@ export function runProviderWireTests(spec: ProviderWireSpec): void {
     });
 
     it('times out a hung request', async () => {
-      const { model, settings, attempts } = await setup([{ hangMs: 5_000 }], { timeout_seconds: 0.2, max_retries: 0 });
+      const { model, settings, attempts } = await setup([{ hangMs: 5_000 }], {
+        timeout_seconds: 0.2,
+        max_retries: 0,
+      });
       const agent = new Agent({ name: 'A', instructions: 'x', model, modelSettings: settings });
       const started = Date.now();
-      await expect(new Runner({ tracingDisabled: true }).run(agent, 'hi')).rejects.toThrow(/timed out/i);
+      await expect(new Runner({ tracingDisabled: true }).run(agent, 'hi')).rejects.toThrow(
+        /timed out/i,
+      );
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(attempts[0]).toMatchObject({ outcome: 'error', errorKind: 'timeout', next: 'fail' });
     });

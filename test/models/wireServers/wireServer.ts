@@ -37,7 +37,10 @@ export interface WireProtocol {
   /** A JSON body for a non-streamed reply. */
   json(reply: { text: string } | { tools: WireToolCall[] }, body: Record<string, any>): unknown;
   /** SSE frames (`event`/`data`) for a streamed reply. */
-  sse(reply: { text: string } | { tools: WireToolCall[] }, body: Record<string, any>): Array<{ event?: string; data: unknown }>;
+  sse(
+    reply: { text: string } | { tools: WireToolCall[] },
+    body: Record<string, any>,
+  ): Array<{ event?: string; data: unknown }>;
   /** The body of an error reply. */
   error(status: number): unknown;
 }
@@ -85,12 +88,16 @@ export async function startWireServer(
       const path = (req.url ?? '').split('?')[0]!;
       requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
       if (req.method !== 'POST' || path !== protocol.path) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${path}` } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${path}` } }));
         return;
       }
       const index = modelCalls++;
       const reply =
-        typeof replies === 'function' ? replies(body, index) : (replies[Math.min(index, replies.length - 1)] as WireReply);
+        typeof replies === 'function'
+          ? replies(body, index)
+          : (replies[Math.min(index, replies.length - 1)] as WireReply);
       if ('hangMs' in reply) {
         const timer = setTimeout(() => res.writeHead(200).end('{}'), reply.hangMs);
         res.on('close', () => clearTimeout(timer));
@@ -102,7 +109,11 @@ export async function startWireServer(
         return;
       }
       if (body.stream === true) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
         for (const frame of protocol.sse(reply, body)) {
           const data = typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data);
           res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${data}\n\n`);
@@ -110,7 +121,9 @@ export async function startWireServer(
         res.end();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(protocol.json(reply, body)));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(protocol.json(reply, body)));
     })().catch((error: unknown) => {
       res.writeHead(500).end(JSON.stringify({ error: { message: String(error) } }));
     });

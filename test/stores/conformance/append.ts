@@ -8,11 +8,19 @@ import { ids, item, items, type StoreHandle } from './helpers.js';
 export function appendTests(store: StoreHandle): void {
   describe('append', () => {
     it('creates the thread on first append and returns the new version', async () => {
-      expect(await store().append('t1', items('a', 2), { expectedVersion: 0, chatId: 'c1' })).toBe(2);
+      expect(await store().append('t1', items('a', 2), { expectedVersion: 0, chatId: 'c1' })).toBe(
+        2,
+      );
       expect(await store().append('t1', items('a', 3, 2), { expectedVersion: 2 })).toBe(5);
       expect(ids(await store().readItems('t1'))).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4']);
       const record = await store().getThread('t1');
-      expect(record).toMatchObject({ threadId: 't1', chatId: 'c1', version: 5, metadata: {}, forkedFrom: null });
+      expect(record).toMatchObject({
+        threadId: 't1',
+        chatId: 'c1',
+        version: 5,
+        metadata: {},
+        forkedFrom: null,
+      });
     });
 
     it('files a thread without chatId under chat null, and ignores chatId once the thread exists', async () => {
@@ -27,16 +35,25 @@ export function appendTests(store: StoreHandle): void {
         .append('t1', [item('b', 0), item('b', 1)], { expectedVersion: 1 })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ConflictError);
-      expect(error).toMatchObject({ code: 'THREAD_CONFLICT', threadId: 't1', expectedVersion: 1, actualVersion: 2 });
+      expect(error).toMatchObject({
+        code: 'THREAD_CONFLICT',
+        threadId: 't1',
+        expectedVersion: 1,
+        actualVersion: 2,
+      });
       expect(ids(await store().readItems('t1'))).toEqual(['a-0', 'a-1']);
       expect((await store().getThread('t1'))?.version).toBe(2);
     });
 
     it('throws ConflictError for a version ahead of the thread, and for a new thread at expectedVersion > 0', async () => {
-      await expect(store().append('new', items('a', 1), { expectedVersion: 3 })).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        store().append('new', items('a', 1), { expectedVersion: 3 }),
+      ).rejects.toBeInstanceOf(ConflictError);
       expect(await store().getThread('new')).toBeNull();
       await store().append('t1', items('a', 1), { expectedVersion: 0 });
-      await expect(store().append('t1', items('a', 1, 1), { expectedVersion: 5 })).rejects.toBeInstanceOf(ConflictError);
+      await expect(
+        store().append('t1', items('a', 1, 1), { expectedVersion: 5 }),
+      ).rejects.toBeInstanceOf(ConflictError);
     });
 
     it('round-trips items as exact JSON: unicode, nested objects, key order, meta', async () => {
@@ -45,12 +62,27 @@ export function appendTests(store: StoreHandle): void {
           id: 'ü-1',
           item: {
             role: 'user',
-            content: [{ type: 'input_text', text: 'héllo 👋 世界 \u0000 "quotes" \\ \n newline \u2028' }],
+            content: [
+              { type: 'input_text', text: 'héllo 👋 世界 \u0000 "quotes" \\ \n newline \u2028' },
+            ],
             providerData: { z: 1, a: { deep: [1, 2.5, -3e-7, null, true, { k: ['x'] }] }, m: '' },
           },
-          meta: { agent: 'planner', callerAgent: null, runId: 'r1', parentRunId: null, createdAt: '2025-01-02T03:04:05.678Z' },
+          meta: {
+            agent: 'planner',
+            callerAgent: null,
+            runId: 'r1',
+            parentRunId: null,
+            createdAt: '2025-01-02T03:04:05.678Z',
+          },
         },
-        { id: 'plain', item: { role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: '' }] } },
+        {
+          id: 'plain',
+          item: {
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: '' }],
+          },
+        },
       ];
       await store().append('t1', rich, { expectedVersion: 0 });
       const back = await store().readItems('t1');
@@ -70,7 +102,9 @@ export function appendTests(store: StoreHandle): void {
     it('accepts an empty append as a version check', async () => {
       await store().append('t1', items('a', 2), { expectedVersion: 0 });
       expect(await store().append('t1', [], { expectedVersion: 2 })).toBe(2);
-      await expect(store().append('t1', [], { expectedVersion: 1 })).rejects.toBeInstanceOf(ConflictError);
+      await expect(store().append('t1', [], { expectedVersion: 1 })).rejects.toBeInstanceOf(
+        ConflictError,
+      );
     });
 
     it('lets 50 concurrent writers each append one item exactly once (read, append, retry on conflict)', async () => {
@@ -124,7 +158,11 @@ export function appendTests(store: StoreHandle): void {
 
     it('creates an empty thread when needed, filed under the given chat', async () => {
       await store().setMetadata('t2', { k: 'v' }, 'c9');
-      expect(await store().getThread('t2')).toMatchObject({ version: 0, chatId: 'c9', metadata: { k: 'v' } });
+      expect(await store().getThread('t2')).toMatchObject({
+        version: 0,
+        chatId: 'c9',
+        metadata: { k: 'v' },
+      });
       expect(await store().append('t2', items('a', 1), { expectedVersion: 0 })).toBe(1);
     });
 

@@ -3,9 +3,20 @@ import { describe, expect, it } from 'vitest';
 import type { Checkpoint } from '../../../src/stores/types.js';
 import { expectCode, type StoreHandle } from './helpers.js';
 
-function checkpoint(checkpointId: string, chatId: string, second: number, threads: Record<string, number> = {}): Checkpoint {
+function checkpoint(
+  checkpointId: string,
+  chatId: string,
+  second: number,
+  threads: Record<string, number> = {},
+): Checkpoint {
   const createdAt = new Date(Date.UTC(2025, 0, 1, 0, 0, second)).toISOString();
-  return { checkpointId, chatId, label: second % 2 ? `label ${second} ✓` : null, createdAt, threads };
+  return {
+    checkpointId,
+    chatId,
+    label: second % 2 ? `label ${second} ✓` : null,
+    createdAt,
+    threads,
+  };
 }
 
 /** Checkpoint records: exact round-trip, oldest-first listing per chat, unique ids. */
@@ -18,7 +29,7 @@ export function checkpointTests(store: StoreHandle): void {
       expect(await store().getCheckpoint('nope')).toBeNull();
     });
 
-    it('lists a chat\'s checkpoints oldest first', async () => {
+    it("lists a chat's checkpoints oldest first", async () => {
       await store().putCheckpoint(checkpoint('z', 'c1', 1, { main: 1 }));
       await store().putCheckpoint(checkpoint('other', 'c2', 2));
       await store().putCheckpoint(checkpoint('a', 'c1', 3, { main: 2 }));
@@ -31,12 +42,19 @@ export function checkpointTests(store: StoreHandle): void {
 
     it('keeps insertion order for checkpoints with the same createdAt', async () => {
       for (const id of ['q', 'b', 'x']) await store().putCheckpoint(checkpoint(id, 'c1', 4));
-      expect((await store().listCheckpoints('c1')).map((c) => c.checkpointId)).toEqual(['q', 'b', 'x']);
+      expect((await store().listCheckpoints('c1')).map((c) => c.checkpointId)).toEqual([
+        'q',
+        'b',
+        'x',
+      ]);
     });
 
     it('rejects a checkpointId that already exists, keeping the first', async () => {
       await store().putCheckpoint(checkpoint('cp1', 'c1', 1, { main: 1 }));
-      await expectCode(store().putCheckpoint(checkpoint('cp1', 'c1', 2, { main: 9 })), 'CONFIG_INVALID');
+      await expectCode(
+        store().putCheckpoint(checkpoint('cp1', 'c1', 2, { main: 9 })),
+        'CONFIG_INVALID',
+      );
       expect((await store().getCheckpoint('cp1'))?.threads).toEqual({ main: 1 });
     });
   });

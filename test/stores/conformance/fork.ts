@@ -9,8 +9,17 @@ export function forkTests(store: StoreHandle): void {
       await appendAll(store(), 'src', items('a', 5), 'c1');
       await store().setMetadata('src', { step: 'x' });
       const record = await store().fork('src', 'f', { upTo: 3 });
-      expect(record).toMatchObject({ threadId: 'f', chatId: 'c1', version: 3, metadata: { step: 'x' }, forkedFrom: { threadId: 'src', version: 3 } });
-      expect(await store().getThread('f')).toMatchObject({ version: 3, forkedFrom: { threadId: 'src', version: 3 } });
+      expect(record).toMatchObject({
+        threadId: 'f',
+        chatId: 'c1',
+        version: 3,
+        metadata: { step: 'x' },
+        forkedFrom: { threadId: 'src', version: 3 },
+      });
+      expect(await store().getThread('f')).toMatchObject({
+        version: 3,
+        forkedFrom: { threadId: 'src', version: 3 },
+      });
       expect(ids(await store().readItems('f'))).toEqual(['a-0', 'a-1', 'a-2']);
       expect(ids(await store().readItems('f', { newest: 2 }))).toEqual(['a-1', 'a-2']);
       expect(ids(await store().readItems('f', { from: 1, limit: 1 }))).toEqual(['a-1']);
@@ -19,7 +28,11 @@ export function forkTests(store: StoreHandle): void {
     it('inherits every item by default, and takes chatId and metadata options', async () => {
       await appendAll(store(), 'src', items('a', 4), 'c1');
       await store().fork('src', 'f', { chatId: 'c2', metadata: { own: true } });
-      expect(await store().getThread('f')).toMatchObject({ version: 4, chatId: 'c2', metadata: { own: true } });
+      expect(await store().getThread('f')).toMatchObject({
+        version: 4,
+        chatId: 'c2',
+        metadata: { own: true },
+      });
       await store().fork('src', 'g', { chatId: null });
       expect((await store().getThread('g'))?.chatId).toBeNull();
     });
@@ -49,7 +62,10 @@ export function forkTests(store: StoreHandle): void {
 
     it('forks at 0 into an empty thread', async () => {
       await appendAll(store(), 'src', items('a', 3));
-      expect(await store().fork('src', 'f', { upTo: 0 })).toMatchObject({ version: 0, forkedFrom: { threadId: 'src', version: 0 } });
+      expect(await store().fork('src', 'f', { upTo: 0 })).toMatchObject({
+        version: 0,
+        forkedFrom: { threadId: 'src', version: 0 },
+      });
       expect(await store().readItems('f')).toEqual([]);
       expect(await store().append('f', items('f', 1), { expectedVersion: 0 })).toBe(1);
       expect(ids(await store().readItems('f'))).toEqual(['f-0']);
@@ -76,7 +92,11 @@ export function forkTests(store: StoreHandle): void {
       expect(typeof archive).toBe('string');
       expect(archive).not.toBe('t');
       expect(ids(await store().readItems('t'))).toEqual(['a-0', 'a-1']);
-      expect(await store().getThread('t')).toMatchObject({ version: 2, chatId: 'c1', metadata: { keep: 1 } });
+      expect(await store().getThread('t')).toMatchObject({
+        version: 2,
+        chatId: 'c1',
+        metadata: { keep: 1 },
+      });
       expect(ids(await store().readItems(archive!))).toEqual(ids(items('a', 5)));
       expect(await store().getThread(archive!)).toMatchObject({ version: 5, chatId: 'c1' });
     });
@@ -84,7 +104,9 @@ export function forkTests(store: StoreHandle): void {
     it('lets appends continue at the new version, invisible to the archive', async () => {
       await appendAll(store(), 't', items('a', 4));
       const archive = (await store().reset('t', 1))!;
-      await expect(store().append('t', items('x', 1), { expectedVersion: 4 })).rejects.toMatchObject({ code: 'THREAD_CONFLICT' });
+      await expect(
+        store().append('t', items('x', 1), { expectedVersion: 4 }),
+      ).rejects.toMatchObject({ code: 'THREAD_CONFLICT' });
       expect(await store().append('t', items('b', 2), { expectedVersion: 1 })).toBe(3);
       expect(ids(await store().readItems('t'))).toEqual(['a-0', 'b-0', 'b-1']);
       expect(ids(await store().readItems('t', { newest: 2 }))).toEqual(['b-0', 'b-1']);

@@ -27,7 +27,12 @@ export function ids(list: ThreadItem[]): string[] {
 }
 
 /** Appends `list` to a thread, reading its version first; returns the new version. */
-export async function appendAll(store: ThreadStore, threadId: string, list: ThreadItem[], chatId?: string | null): Promise<number> {
+export async function appendAll(
+  store: ThreadStore,
+  threadId: string,
+  list: ThreadItem[],
+  chatId?: string | null,
+): Promise<number> {
   const current = (await store.getThread(threadId))?.version ?? 0;
   return store.append(threadId, list, { expectedVersion: current, chatId });
 }

@@ -8,8 +8,9 @@ export function readTests(store: StoreHandle): void {
     beforeEach(async () => {
       await store().append('t1', items('a', 10), { expectedVersion: 0 });
     });
-    const read = async (range: Parameters<ReturnType<StoreHandle>['readItems']>[1]): Promise<string[]> =>
-      ids(await store().readItems('t1', range));
+    const read = async (
+      range: Parameters<ReturnType<StoreHandle>['readItems']>[1],
+    ): Promise<string[]> => ids(await store().readItems('t1', range));
 
     it('reads every item in order by default', async () => {
       expect(await read(undefined)).toEqual(ids(items('a', 10)));
@@ -41,7 +42,7 @@ export function readTests(store: StoreHandle): void {
   });
 
   describe('listThreads', () => {
-    it('lists a chat\'s threads ordered by threadId, and every thread without a filter', async () => {
+    it("lists a chat's threads ordered by threadId, and every thread without a filter", async () => {
       await appendAll(store(), 'b', items('x', 1), 'c1');
       await appendAll(store(), 'a', items('x', 2), 'c1');
       await appendAll(store(), 'c', items('x', 1), 'c2');
@@ -51,7 +52,13 @@ export function readTests(store: StoreHandle): void {
       expect(c1.map((t) => t.threadId)).toEqual(['a', 'aa', 'b']);
       expect(c1.map((t) => t.version)).toEqual([2, 0, 1]);
       expect(c1[1]?.metadata).toEqual({ m: 1 });
-      expect((await store().listThreads()).map((t) => t.threadId)).toEqual(['a', 'aa', 'b', 'c', 'd']);
+      expect((await store().listThreads()).map((t) => t.threadId)).toEqual([
+        'a',
+        'aa',
+        'b',
+        'c',
+        'd',
+      ]);
       expect((await store().listThreads({})).length).toBe(5);
       expect(await store().listThreads({ chatId: 'none' })).toEqual([]);
     });
@@ -62,7 +69,10 @@ export function readTests(store: StoreHandle): void {
       await store().fork('a', 'a2');
       await store().fork('a', 'z', { chatId: 'c2' });
       await store().deleteThread('b');
-      expect((await store().listThreads({ chatId: 'c1' })).map((t) => t.threadId)).toEqual(['a', 'a2']);
+      expect((await store().listThreads({ chatId: 'c1' })).map((t) => t.threadId)).toEqual([
+        'a',
+        'a2',
+      ]);
       expect((await store().listThreads({ chatId: 'c2' })).map((t) => t.threadId)).toEqual(['z']);
     });
   });

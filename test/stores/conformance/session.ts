@@ -11,7 +11,8 @@ import { ThreadSession } from '../../../src/threads/threadSession.js';
 import type { StoreHandle } from './helpers.js';
 
 const user = (text: string): AgentInputItem => ({ role: 'user', content: text });
-const texts = (list: AgentInputItem[]): string[] => list.map((i) => ('content' in i ? JSON.stringify(i.content) : i.type ?? ''));
+const texts = (list: AgentInputItem[]): string[] =>
+  list.map((i) => ('content' in i ? JSON.stringify(i.content) : (i.type ?? '')));
 
 /** A store whose first `getThread` is followed by another writer's append (a lost race). */
 function racingStore(store: ThreadStore, threadId: string): ThreadStore & { raced: number } {
@@ -24,7 +25,9 @@ function racingStore(store: ThreadStore, threadId: string): ThreadStore & { race
           const record = await target.getThread(id);
           if (raced === 0 && id === threadId) {
             raced += 1;
-            await target.append(id, [{ id: 'other-0', item: user('other writer') }], { expectedVersion: record?.version ?? 0 });
+            await target.append(id, [{ id: 'other-0', item: user('other writer') }], {
+              expectedVersion: record?.version ?? 0,
+            });
           }
           return record;
         };
@@ -58,8 +61,14 @@ export function sessionTests(store: StoreHandle): void {
       const racing = racingStore(store(), 's1');
       await new ThreadSession({ store: racing, sessionId: 's1' }).addItems([user('mine')]);
       expect(racing.raced).toBe(1);
-      expect(texts(await new ThreadSession({ store: store(), sessionId: 's1' }).getItems())).toEqual(['"other writer"', '"mine"']);
-      const once = new ThreadSession({ store: racingStore(store(), 's2'), sessionId: 's2', maxAppendAttempts: 1 });
+      expect(
+        texts(await new ThreadSession({ store: store(), sessionId: 's1' }).getItems()),
+      ).toEqual(['"other writer"', '"mine"']);
+      const once = new ThreadSession({
+        store: racingStore(store(), 's2'),
+        sessionId: 's2',
+        maxAppendAttempts: 1,
+      });
       await expect(once.addItems([user('x')])).rejects.toBeInstanceOf(ConflictError);
     });
 
@@ -71,7 +80,10 @@ export function sessionTests(store: StoreHandle): void {
       expect(await session.getItems()).toEqual([user('a')]);
       const archives = (await store().listThreads()).filter((t) => isArchiveThreadId(t.threadId));
       expect(archives).toHaveLength(1);
-      expect(texts((await store().readItems(archives[0]!.threadId)).map((e) => e.item))).toEqual(['"a"', '"b"']);
+      expect(texts((await store().readItems(archives[0]!.threadId)).map((e) => e.item))).toEqual([
+        '"a"',
+        '"b"',
+      ]);
       await session.addItems([user('c')]);
       expect(await session.getItems()).toEqual([user('a'), user('c')]);
       expect(await session.popItem()).toEqual(user('c'));
@@ -80,7 +92,11 @@ export function sessionTests(store: StoreHandle): void {
     });
 
     it('deletes the archive of a pop when keepPoppedItems is false', async () => {
-      const session = new ThreadSession({ store: store(), sessionId: 's1', keepPoppedItems: false });
+      const session = new ThreadSession({
+        store: store(),
+        sessionId: 's1',
+        keepPoppedItems: false,
+      });
       await session.addItems([user('a'), user('b')]);
       expect(await session.popItem()).toEqual(user('b'));
       expect((await store().listThreads()).map((t) => t.threadId)).toEqual(['s1']);
@@ -97,17 +113,40 @@ export function sessionTests(store: StoreHandle): void {
     });
 
     it('gives a Runner its history: the second request holds the first turn exactly once', async () => {
-      const model = new ScriptedModel([{ tool: 'lookup', args: {} }, 'First answer.', 'Second answer.']);
-      const lookup = tool({ name: 'lookup', description: 'Looks up.', parameters: z.object({}), execute: async () => 'looked up' });
-      const agent = new Agent({ name: 'Sessioned', instructions: 'Answer.', model, tools: [lookup] });
+      const model = new ScriptedModel([
+        { tool: 'lookup', args: {} },
+        'First answer.',
+        'Second answer.',
+      ]);
+      const lookup = tool({
+        name: 'lookup',
+        description: 'Looks up.',
+        parameters: z.object({}),
+        execute: async () => 'looked up',
+      });
+      const agent = new Agent({
+        name: 'Sessioned',
+        instructions: 'Answer.',
+        model,
+        tools: [lookup],
+      });
       const runner = new Runner({ tracingDisabled: true });
-      const first = await runner.run(agent, 'Hello there', { session: new ThreadSession({ store: store(), sessionId: 's1' }) });
+      const first = await runner.run(agent, 'Hello there', {
+        session: new ThreadSession({ store: store(), sessionId: 's1' }),
+      });
       expect(first.finalOutput).toBe('First answer.');
-      const second = await runner.run(agent, 'Once more', { session: new ThreadSession({ store: store(), sessionId: 's1' }) });
+      const second = await runner.run(agent, 'Once more', {
+        session: new ThreadSession({ store: store(), sessionId: 's1' }),
+      });
       expect(second.finalOutput).toBe('Second answer.');
       const input = model.calls[2]!.request.input as AgentInputItem[];
       const count = (pred: (item: AgentInputItem) => boolean) => input.filter(pred).length;
-      expect(count((i) => 'role' in i && i.role === 'user' && JSON.stringify(i.content).includes('Hello there'))).toBe(1);
+      expect(
+        count(
+          (i) =>
+            'role' in i && i.role === 'user' && JSON.stringify(i.content).includes('Hello there'),
+        ),
+      ).toBe(1);
       expect(count((i) => i.type === 'function_call')).toBe(1);
       expect(count((i) => i.type === 'function_call_result')).toBe(1);
       expect(count((i) => JSON.stringify(i).includes('First answer.'))).toBe(1);
