@@ -13,7 +13,7 @@ import { JsonFileStore } from '../src/stores/jsonFile.js';
 import { MemoryStore } from '../src/stores/memory.js';
 import { SqliteStore } from '../src/stores/sqlite.js';
 import type { ThreadStore } from '../src/stores/types.js';
-import type { ThreadItem } from '../src/threads/item.js';
+import type { ThreadItem } from '../src/stores/item.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'colloquy-bench-'));
 const run = Date.now().toString(36);

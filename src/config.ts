@@ -15,6 +15,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { modelProfileSchema } from './models/profile.js';
+import { loadProfiles } from './models/profiles.js';
+import type { LoadProfilesOptions, ProfileRegistry } from './models/profiles.js';
 import { parseYamlWithSchema } from './yamlErrors.js';
 
 /** The file name of the project configuration. */
@@ -89,4 +91,28 @@ export async function loadProjectConfig(
     );
   }
   return { ...parseProjectConfig(text, configPath), configPath, baseDir };
+}
+
+/** Options of {@link loadProjectProfiles}. */
+export interface LoadProjectProfilesOptions extends Omit<LoadProfilesOptions, 'project'> {
+  /** The directory holding `colloquy.yaml` (default `process.cwd()`). */
+  cwd?: string;
+  /** An already loaded project config, to avoid reading `colloquy.yaml` again. */
+  projectConfig?: ProjectConfig;
+}
+
+/**
+ * Loads the user's profiles and those of the project's `colloquy.yaml` (project ones win).
+ *
+ * @example
+ * ```ts
+ * const registry = await loadProjectProfiles({ cwd: process.cwd() });
+ * ```
+ */
+export async function loadProjectProfiles(
+  options: LoadProjectProfilesOptions = {},
+): Promise<ProfileRegistry> {
+  const { cwd, projectConfig, ...rest } = options;
+  const project = projectConfig ?? (await loadProjectConfig({ cwd }));
+  return loadProfiles({ ...rest, project });
 }

@@ -45,7 +45,7 @@ export type { HistoryOptions } from './threads/conversationThread.js';
 export { ThreadManager } from './threads/threadManager.js';
 export type { ThreadManagerOptions } from './threads/threadManager.js';
 export { threadIdFor, parseThreadId } from './threads/threadId.js';
-export type { ItemMeta, ThreadItem } from './threads/item.js';
+export type { ItemMeta, ThreadItem } from './stores/item.js';
 export {
   CheckpointNotFoundError,
   StaleCheckpointError,
@@ -65,8 +65,8 @@ export {
 export type { ChatEnvelope } from './threads/serialization.js';
 export { budgetedView, estimateTokens } from './threads/view.js';
 export type { TokenEstimator, ViewOptions } from './threads/view.js';
-export { WorkflowThread, WORKFLOW_SCHEMA_VERSION } from './threads/workflowThread.js';
-export type { ExecutionState, WorkflowState, WorkflowStep } from './threads/workflowThread.js';
+export { WorkflowThread, WORKFLOW_SCHEMA_VERSION } from './ensembles/workflowThread.js';
+export type { ExecutionState, WorkflowState, WorkflowStep } from './ensembles/workflowThread.js';
 export { ThreadSession } from './threads/threadSession.js';
 export type { ThreadSessionOptions } from './threads/threadSession.js';
 

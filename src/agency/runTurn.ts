@@ -13,7 +13,7 @@ import type {
   StreamedRunResult,
 } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
-import type { ItemMeta } from '../threads/item.js';
+import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { errorInfo } from './events.js';
 import { withAttemptListener } from '../models/attempts.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import type { AgencyResponse, TaggedItem, UsageSummary } from '../agency/result.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from '../stores/item.js';
 
 const INDENT = '  ';
 

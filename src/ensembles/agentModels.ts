@@ -7,7 +7,7 @@
 import type { Model, ModelRequest, ModelSettings } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import type { ModelProfile } from '../models/profile.js';
-import { loadProfiles } from '../models/profiles.js';
+import { loadProjectProfiles } from '../config.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { createModel, profileModelSettings } from '../models/resolve.js';
 import { ScriptedModel } from '../models/scriptedModel.js';
@@ -21,7 +21,7 @@ export type CreateModel = (
 
 /** The default {@link CreateModel}: the project's profile registry and model resolver. */
 export const defaultCreateModel: CreateModel = async (profileName, registry) => {
-  const profiles = registry ?? (await loadProfiles());
+  const profiles = registry ?? (await loadProjectProfiles());
   return createModel(profileName, profiles, { baseDir: profiles.baseDir(profileName) });
 };
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { AgentModel } from './agentModels.js';
-import type { WorkflowThread } from '../threads/workflowThread.js';
+import type { WorkflowThread } from './workflowThread.js';
 import type { InputHandler } from './inputHandlers.js';
 import { runLlmAgent } from './llmAgent.js';
 import type { EnsembleAgent } from './schema.js';

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type OpenAI from 'openai';
 import { ConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
-import { defaultStorePath } from '../stores/openStore.js';
+import { defaultStorePath } from '../paths.js';
 
 /** How an agent searches its files: a local full-text index, or an OpenAI vector store. */
 export type FileSearchMode = 'local' | 'openai';

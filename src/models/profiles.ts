@@ -8,8 +8,6 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { loadProjectConfig } from '../config.js';
-import type { ProjectConfig } from '../config.js';
 import { ColloquyError, ConfigError } from '../errors.js';
 import { parseYamlWithSchema } from '../yamlErrors.js';
 import { modelProfileSchema } from './profile.js';
@@ -48,14 +46,25 @@ export interface ProfileSource {
 
 /** Options of {@link loadProfiles}. */
 export interface LoadProfilesOptions {
-  /** The project directory holding `colloquy.yaml` (default `process.cwd()`). */
-  cwd?: string;
   /** The user's profiles file (default `~/.config/colloquy/profiles.yaml`); missing is fine. */
   userConfigPath?: string;
   /** Profiles given in code; they override every file. */
   extra?: ProfileMap;
-  /** An already loaded project config, to avoid reading `colloquy.yaml` again. */
-  projectConfig?: ProjectConfig;
+  /**
+   * The project's profiles and where they came from (the base layer's `loadProjectProfiles`
+   * reads them from `colloquy.yaml`). Default: no project profiles, paths relative to the cwd.
+   */
+  project?: ProjectProfiles;
+}
+
+/** A project's profiles as the config loader found them; models never read config files. */
+export interface ProjectProfiles {
+  /** The directory relative profile paths resolve from. */
+  baseDir: string;
+  /** The file they were read from, if any (named in errors). */
+  configPath?: string | undefined;
+  /** The profiles themselves. */
+  profiles?: ProfileMap | undefined;
 }
 
 /** The default location of the user's profiles file. */
@@ -166,13 +175,13 @@ async function readUserProfiles(file: string): Promise<ProfileMap> {
  *
  * @example
  * ```ts
- * const registry = await loadProfiles({ cwd: process.cwd() });
+ * const registry = await loadProfiles({ project: { baseDir: process.cwd() } });
  * const model = createModel('fast', registry);
  * ```
  */
 export async function loadProfiles(options: LoadProfilesOptions = {}): Promise<ProfileRegistry> {
   const userPath = path.resolve(options.userConfigPath ?? defaultUserProfilesPath());
-  const project = options.projectConfig ?? (await loadProjectConfig({ cwd: options.cwd }));
+  const project: ProjectProfiles = options.project ?? { baseDir: process.cwd() };
   const sources: ProfileSource[] = [
     {
       source: userPath,

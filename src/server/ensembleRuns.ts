@@ -16,7 +16,7 @@ import { runEnsemble } from '../ensembles/run.js';
 import type { Ensemble } from '../ensembles/schema.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import type { ThreadStore } from '../stores/types.js';
-import { WorkflowThread } from '../threads/workflowThread.js';
+import { WorkflowThread } from '../ensembles/workflowThread.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
 import { HttpError, notFound } from './errors.js';
 

@@ -9,11 +9,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agency } from '../agency/agency.js';
-import { loadProjectConfig, parseProjectConfig, type ProjectConfig } from '../config.js';
+import {
+  loadProjectConfig,
+  loadProjectProfiles,
+  parseProjectConfig,
+  type ProjectConfig,
+} from '../config.js';
 import { createDemoAgency } from '../demo/demoAgency.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
-import { loadProfiles, type ProfileRegistry } from '../models/profiles.js';
+import type { ProfileRegistry } from '../models/profiles.js';
 import { MemoryStore } from '../stores/memory.js';
 import { openStore } from '../stores/openStore.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -227,7 +232,7 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<S
     ownsStore: options.store === undefined,
     ...(options.demo === undefined ? {} : { demo: options.demo }),
     ensembles: path.resolve(config.baseDir, config.ensembles_dir),
-    profiles: () => (profiles ??= loadProfiles({ cwd: config.baseDir, projectConfig: config })),
+    profiles: () => (profiles ??= loadProjectProfiles({ projectConfig: config })),
     ...(options.createModel ? { createModel: options.createModel } : {}),
   });
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import { CheckpointBook } from './checkpointBook.js';
 import { jsonCopy } from './common.js';
 import type { Checkpoint } from './types.js';

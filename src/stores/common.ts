@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ColloquyError, ConfigError, SerializationError, StoreError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import type { Checkpoint, ReadRange } from './types.js';
 
 /** A half-open position range `[start, end)` within a thread. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { ConflictError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import {
   archiveThreadId,
   checkFork,

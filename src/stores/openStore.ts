@@ -4,19 +4,14 @@
  * No spec means the embedded default: SQLite at `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`.
  * @module
  */
-import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { defaultStorePath } from '../paths.js';
 import { JsonFileStore } from './jsonFile.js';
 import { MemoryStore } from './memory.js';
 import { SqliteStore } from './sqlite.js';
 import type { ThreadStore } from './types.js';
 
-/** Where the default store lives: `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`. */
-export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.COLLOQUY_DB && env.COLLOQUY_DB.trim() !== ''
-    ? env.COLLOQUY_DB
-    : resolve('.colloquy', 'colloquy.db');
-}
+export { defaultStorePath };
 
 /** The embedded default store (SQLite, WAL). */
 export function openDefaultStore(env: NodeJS.ProcessEnv = process.env): ThreadStore {

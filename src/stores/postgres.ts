@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { ColloquyError, ConfigError, ConflictError, StoreError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import {
   archiveThreadId,
   checkFork,

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
 import { ConfigError, ConflictError, StoreError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import {
   archiveThreadId,
   checkFork,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ColloquyError, ConflictError, StoreError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import {
   archiveThreadId,
   checkFork,

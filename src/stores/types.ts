@@ -6,7 +6,7 @@
  * length. Positions are 0-based: the item at position `p` was appended when the version was `p`.
  * @module
  */
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 
 /** What a store knows about one thread, without its items. */
 export interface ThreadRecord {

@@ -5,7 +5,7 @@
  * @module
  */
 import { ConflictError } from '../errors.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from './item.js';
 import type { SerializedThread } from './callback.js';
 import {
   archiveThreadId,

@@ -5,7 +5,7 @@
  */
 import type { AgentInputItem } from '@openai/agents-core';
 import { randomUUID } from 'node:crypto';
-import type { ItemMeta, ThreadItem } from './item.js';
+import type { ItemMeta, ThreadItem } from '../stores/item.js';
 import { budgetedView, type ViewOptions } from './view.js';
 
 /** Options of {@link ConversationThread.historyForModel}. */

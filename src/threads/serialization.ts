@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
 import type { Checkpoint, ThreadStore } from '../stores/types.js';
-import type { ThreadItem } from '../threads/item.js';
+import type { ThreadItem } from '../stores/item.js';
 import { rehomeThreadId } from './chatHistory.js';
 
 /** The `format` field of an exported chat. */

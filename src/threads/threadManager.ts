@@ -9,7 +9,7 @@ import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
 import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
-import type { ItemMeta } from './item.js';
+import type { ItemMeta } from '../stores/item.js';
 import { KeyedLock } from './keyedLock.js';
 import { threadIdFor } from './threadId.js';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentInputItem, Session } from '@openai/agents-core';
 import { ConfigError, ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
-import type { ThreadItem } from './item.js';
+import type { ThreadItem } from '../stores/item.js';
 
 /** Options of {@link ThreadSession}. */
 export interface ThreadSessionOptions {

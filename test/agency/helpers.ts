@@ -12,7 +12,7 @@ import type {
 } from '@openai/agents-core';
 import type { Agency } from '../../src/agency/agency.js';
 import type { ScriptedModel, ScriptedStep } from '../../src/models/scriptedModel.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 
 export interface Deferred<T = void> {
   promise: Promise<T>;

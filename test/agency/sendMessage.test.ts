@@ -11,7 +11,7 @@ import type { ScriptedStep } from '../../src/models/scriptedModel.js';
 import { StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AppendOptions } from '../../src/stores/types.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 import { GatedModel, barrier, outputText, send, sends } from './helpers.js';
 

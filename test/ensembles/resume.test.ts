@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
-import { WorkflowThread } from '../../src/threads/workflowThread.js';
+import { WorkflowThread } from '../../src/ensembles/workflowThread.js';
 import { resumeEnsemble, resumeModels } from './fixtures/resumeEnsemble.js';
 import { comparable, tempDir } from './helpers.js';
 

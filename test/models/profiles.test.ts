@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProfileRegistry, loadProfiles } from '../../src/models/profiles.js';
+import { loadProjectProfiles as loadProfiles } from '../../src/config.js';
+import { createProfileRegistry } from '../../src/models/profiles.js';
 import type { ModelProfile } from '../../src/models/profile.js';
 
 const scripted = (text: string, extra: Partial<ModelProfile> = {}): ModelProfile => ({

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, StoreError } from '../../src/errors.js';
 import type { ThreadStore } from '../../src/stores/types.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 import { uniqueName } from '../setup/serviceUrls.js';
 import type { IsolatedBackend } from './isolatedStores.js';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.js';

@@ -15,7 +15,7 @@ import {
   rehomeThreadId,
   rollbackChat,
 } from '../../src/threads/chatHistory.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 import { threadIdFor } from '../../src/threads/threadId.js';
 
 let counter = 0;

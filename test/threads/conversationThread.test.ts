@@ -1,7 +1,7 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
 import { ConversationThread } from '../../src/threads/conversationThread.js';
-import type { ItemMeta } from '../../src/threads/item.js';
+import type { ItemMeta } from '../../src/stores/item.js';
 
 function meta(agent: string, callerAgent: string | null): ItemMeta {
   return {

@@ -4,7 +4,7 @@ import { SerializationError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { ThreadStore } from '../../src/stores/types.js';
 import { checkpointChat, rollbackChat } from '../../src/threads/chatHistory.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 import {
   CHAT_FORMAT,
   CHAT_FORMAT_VERSION,

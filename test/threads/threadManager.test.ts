@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { AppendOptions } from '../../src/stores/types.js';
-import type { ThreadItem } from '../../src/threads/item.js';
+import type { ThreadItem } from '../../src/stores/item.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 
 const msg = (content: string): AgentInputItem => ({ role: 'user', content });

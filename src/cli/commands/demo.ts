@@ -23,10 +23,10 @@ interface DemoFlags {
 async function profileModels(
   profile: string,
 ): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
-  const { loadProfiles } = await import('../../models/profiles.js');
+  const { loadProjectProfiles } = await import('../../config.js');
   const { checkProfileKeys } = await import('../../models/apiKeys.js');
   const { createModel, profileModelSettings } = await import('../../models/resolve.js');
-  const registry = await loadProfiles({ cwd: process.cwd() });
+  const registry = await loadProjectProfiles({ cwd: process.cwd() });
   checkProfileKeys(profile, registry);
   return {
     model: () => createModel(profile, registry),

@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadProjectConfig, PROJECT_CONFIG_FILE } from '../../config.js';
-import { loadProfiles } from '../../models/profiles.js';
+import { loadProjectConfig, loadProjectProfiles, PROJECT_CONFIG_FILE } from '../../config.js';
 import type { ProfileRegistry } from '../../models/profiles.js';
 import { ConfigError } from '../../errors.js';
 import { openStore } from '../../stores/openStore.js';
@@ -31,10 +30,10 @@ export async function profilesForEnsemble(
 ): Promise<ProfileRegistry> {
   const root = path.resolve(cwd);
   for (let dir = path.dirname(path.resolve(file)); dir.startsWith(root); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, PROJECT_CONFIG_FILE))) return loadProfiles({ cwd: dir });
+    if (existsSync(path.join(dir, PROJECT_CONFIG_FILE))) return loadProjectProfiles({ cwd: dir });
     if (dir === root || dir === path.dirname(dir)) break;
   }
-  return loadProfiles({ cwd: root });
+  return loadProjectProfiles({ cwd: root });
 }
 
 async function readStdin(): Promise<string> {
@@ -217,7 +216,7 @@ async function listEnsembles(): Promise<void> {
 }
 
 async function listProfiles(): Promise<void> {
-  const registry = await loadProfiles();
+  const registry = await loadProjectProfiles();
   if (registry.names().length === 0)
     process.stdout.write(
       'No profiles. Add profiles: to colloquy.yaml (colloquy init writes one).\n',

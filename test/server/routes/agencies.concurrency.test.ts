@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../src/stores/sqlite.js';
-import type { ThreadItem } from '../../../src/threads/item.js';
+import type { ThreadItem } from '../../../src/stores/item.js';
 import { chatItems, echoAgency, json, listen, post, tempDir, unmatchedCalls } from '../helpers.js';
 
 function texts(items: readonly ThreadItem[]): string[] {

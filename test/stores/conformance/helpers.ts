@@ -3,7 +3,7 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { ThreadItem } from '../../../src/threads/item.js';
+import type { ThreadItem } from '../../../src/stores/item.js';
 import type { ThreadStore } from '../../../src/stores/types.js';
 
 /** Gives each test the store created for it by `beforeEach`. */

@@ -13,9 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
-import type { ConversationState } from '../ensembles/state.js';
+import type { ConversationState } from './state.js';
 import type { ThreadStore } from '../stores/types.js';
-import type { ThreadItem } from './item.js';
+import type { ThreadItem } from '../stores/item.js';
 
 /** The version of the saved state this code writes. */
 export const WORKFLOW_SCHEMA_VERSION = 1;

@@ -5,7 +5,7 @@ import {
   mainThreadId,
   WorkflowThread,
   workflowStateFromJSON,
-} from '../../src/threads/workflowThread.js';
+} from '../../src/ensembles/workflowThread.js';
 
 describe('WorkflowThread', () => {
   it('keeps main and named sub-threads under the run id as chat', async () => {
