@@ -15,7 +15,6 @@ export type {
   AgentRunCompletedEvent,
   AgentRunFailedEvent,
   AgentUpdatedEvent,
-  ErrorInfo,
   ItemStreamEvent,
   ModelStreamEvent,
   RunCompletedEvent,
@@ -177,15 +176,21 @@ export { FILE_SEARCH_TOOL_NAME, formatCitations, parseCitations } from './files/
 export { defaultIndexDir } from './files/options.js';
 export type { Citation, FileSearchMode, FileSearchOptions } from './files/options.js';
 
-export { createDemoAgency, DEMO_MESSAGE } from './demo/demoAgency.js';
-export type { DemoAgencyOptions } from './demo/demoAgency.js';
-
 export {
   AgencyConfigError,
   ColloquyError,
   ConfigError,
   ConflictError,
+  DOCS_URL,
+  docsUrl,
+  errorInfo,
   SerializationError,
   StoreError,
 } from './errors.js';
-export type { ColloquyErrorCode, ColloquyErrorOptions } from './errors.js';
+export type {
+  ColloquyErrorCode,
+  ColloquyErrorOptions,
+  ErrorInfo,
+  LibraryErrorCode,
+  RequestErrorCode,
+} from './errors.js';

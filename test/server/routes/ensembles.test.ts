@@ -176,7 +176,7 @@ describe('ensemble routes', () => {
 
     // Another server on the same store sees the checkpointed run as interrupted.
     const other = await listen(
-      createRegistry({ ensembles: dir, store, ownsStore: false, demo: false }),
+      createRegistry({ ensembles: dir, store, ownsStore: false }),
     );
     expect(await json(await fetch(`${other.url}/runs/run-flaky`))).toMatchObject({
       status: 'interrupted',
