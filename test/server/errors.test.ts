@@ -27,6 +27,7 @@ import {
   validationError,
 } from '../../src/server/errors.js';
 import { StaleCheckpointError } from '../../src/threads/chatHistory.js';
+import { json } from './helpers.js';
 
 describe('STATUS_BY_CODE', () => {
   it('gives every code a 4xx or 5xx status', () => {
@@ -140,34 +141,34 @@ describe('the request helpers', () => {
 
   it('reads a JSON body, an empty body as {}, and refuses non-JSON with INVALID_JSON', async () => {
     const ok = await app.request('/body', { method: 'POST', body: '{"n":2}' });
-    expect(await ok.json()).toEqual({ n: 2 });
+    expect(await json(ok)).toEqual({ n: 2 });
     const empty = await app.request('/body', { method: 'POST', body: '  ' });
-    expect(await empty.json()).toEqual({ n: 1 });
+    expect(await json(empty)).toEqual({ n: 1 });
     const bad = await app.request('/body', { method: 'POST', body: '{nope' });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe('INVALID_JSON');
+    expect((await json(bad)).error.code).toBe('INVALID_JSON');
     const wrong = await app.request('/body', { method: 'POST', body: '{"n":"x"}' });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error).toMatchObject({ code: 'INVALID_BODY', path: 'n' });
+    expect((await json(wrong)).error).toMatchObject({ code: 'INVALID_BODY', path: 'n' });
   });
 
   it('checks the query string', async () => {
-    expect(await (await app.request('/query?limit=3')).json()).toEqual({ limit: 3 });
+    expect(await json(await app.request('/query?limit=3'))).toEqual({ limit: 3 });
     const bad = await app.request('/query?limit=0');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.message).toContain('query string');
+    expect((await json(bad)).error.message).toContain('query string');
   });
 
   it('answers unknown routes, large bodies and unknown names with their codes', async () => {
     const route = await app.request('/nowhere');
     expect(route.status).toBe(404);
-    expect((await route.json()).error.code).toBe('ROUTE_NOT_FOUND');
+    expect((await json(route)).error.code).toBe('ROUTE_NOT_FOUND');
     const big = await app.request('/big');
     expect(big.status).toBe(413);
-    expect((await big.json()).error.message).toContain('10 bytes');
+    expect((await json(big)).error.message).toContain('10 bytes');
     const thing = await app.request('/thing');
     expect(thing.status).toBe(404);
-    expect((await thing.json()).error.message).toBe(
+    expect((await json(thing)).error.message).toBe(
       'Agency "x" was not found. Known: a, b. Pick one of them.',
     );
   });
