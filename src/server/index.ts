@@ -35,3 +35,5 @@ export type { BearerAuthOptions } from './auth.js';
 export { HttpError, STATUS_BY_CODE, statusOf, toErrorResponse } from './errors.js';
 export type { ErrorBody, HttpErrorOptions } from './errors.js';
 export { CHAT_ID_HEADER } from './routes/openai.js';
+export { ChatDirectory } from './chats.js';
+export { InFlight } from './inflight.js';
