@@ -87,6 +87,18 @@ export type { CallbackStoreOptions, SerializedThread } from './stores/callback.j
 export { withRetry, isTransient } from './stores/retrying.js';
 export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
+export {
+  archiveThreadId,
+  checkFork,
+  checkpointExists,
+  checkReset,
+  isArchiveThreadId,
+  resolveRange,
+  serializeItem,
+  threadNotFound,
+} from './stores/common.js';
+export { WholeThreadStore } from './stores/wholeThread.js';
+export type { Span } from './stores/common.js';
 
 export { ScriptedModel, ScriptError } from './models/scriptedModel.js';
 export type {
