@@ -9,5 +9,12 @@ export default defineConfig({
     pool: 'forks',
     // Agencies built without a store use the default SQLite store; keep tests off the disk.
     env: { COLLOQUY_DB: ':memory:' },
+    // `npm run coverage`: v8 coverage of src/ (the published conformance suite runs as tests).
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/testing/**'],
+      reporter: ['text-summary', 'text'],
+    },
   },
 });

@@ -4,8 +4,14 @@
  * @module
  */
 
-/** Stable error codes. Add new codes at the end; never rename one. */
-export type ColloquyErrorCode =
+/**
+ * Stable error codes. Add new codes at the end of their group; never rename one. The server maps
+ * every code to an HTTP status (`colloquy/server`), so the compiler asks for a status for each new one.
+ */
+export type ColloquyErrorCode = LibraryErrorCode | RequestErrorCode;
+
+/** Codes of the errors the library raises. */
+export type LibraryErrorCode =
   | 'CONFIG_INVALID'
   | 'AGENCY_INVALID'
   | 'AGENT_NOT_FOUND'
@@ -24,6 +30,37 @@ export type ColloquyErrorCode =
   | 'ABORTED'
   | 'CHECKPOINT_STALE'
   | 'LEASE_BUSY';
+
+/** Codes of the errors only the HTTP server raises, about one request. */
+export type RequestErrorCode =
+  | 'INVALID_BODY'
+  | 'INVALID_JSON'
+  | 'UNAUTHORIZED'
+  | 'ROUTE_NOT_FOUND'
+  | 'AGENCY_NOT_FOUND'
+  | 'CHAT_NOT_FOUND'
+  | 'ENSEMBLE_NOT_FOUND'
+  | 'RUN_NOT_FOUND'
+  | 'RUN_EXISTS'
+  | 'RUN_ACTIVE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL_ERROR';
+
+/** Where the documentation lives; error messages link to its pages by URL (docs are not shipped). */
+export const DOCS_URL = 'https://github.com/colloquy-dev/colloquy/blob/main/docs';
+
+/**
+ * The URL of a documentation page, for error messages.
+ *
+ * @example
+ * ```ts
+ * docsUrl('server.md'); // 'https://github.com/colloquy-dev/colloquy/blob/main/docs/server.md'
+ * ```
+ */
+export function docsUrl(page: string): string {
+  return `${DOCS_URL}/${page}`;
+}
 
 /** Options shared by every Colloquy error. */
 export interface ColloquyErrorOptions {
@@ -94,4 +131,32 @@ export class SerializationError extends ColloquyError {
   constructor(message: string, options?: ColloquyErrorOptions) {
     super('SERIALIZATION_ERROR', message, options);
   }
+}
+
+/** A plain description of an error, safe to serialize (events, SSE, saved run state). */
+export interface ErrorInfo {
+  name: string;
+  message: string;
+  /** The error's `code` when it has a string one (every {@link ColloquyError} has). */
+  code?: string;
+}
+
+/**
+ * Turns any thrown value into an {@link ErrorInfo}.
+ *
+ * @example
+ * ```ts
+ * errorInfo(new ConfigError('bad')); // { name: 'ConfigError', message: 'bad', code: 'CONFIG_INVALID' }
+ * ```
+ */
+export function errorInfo(error: unknown): ErrorInfo {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return {
+      name: error.name,
+      message: error.message,
+      ...(typeof code === 'string' ? { code } : {}),
+    };
+  }
+  return { name: 'Error', message: String(error) };
 }

@@ -15,7 +15,6 @@ export type {
   AgentRunCompletedEvent,
   AgentRunFailedEvent,
   AgentUpdatedEvent,
-  ErrorInfo,
   ItemStreamEvent,
   ModelStreamEvent,
   RunCompletedEvent,
@@ -90,6 +89,18 @@ export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
 export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
 export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
+export {
+  archiveThreadId,
+  checkFork,
+  checkpointExists,
+  checkReset,
+  isArchiveThreadId,
+  resolveRange,
+  serializeItem,
+  threadNotFound,
+} from './stores/common.js';
+export { WholeThreadStore } from './stores/wholeThread.js';
+export type { Span } from './stores/common.js';
 
 export { ScriptedModel, ScriptError } from './models/scriptedModel.js';
 export type {
@@ -104,71 +115,115 @@ export { lastItem, lastUserText, toolOutputsSinceUser } from './models/requestTe
 export { modelProfileSchema, PROVIDERS } from './models/profile.js';
 export type { ModelProfile, ProviderName } from './models/profile.js';
 export { createProfileRegistry, defaultUserProfilesPath, loadProfiles } from './models/profiles.js';
-export type { LoadProfilesOptions, ProfileRegistry } from './models/profiles.js';
+export type {
+  LoadProfilesOptions,
+  ProfileMap,
+  ProfileRegistry,
+  ProfileSource,
+  ProjectProfiles,
+} from './models/profiles.js';
 export { createModel, profileModelSettings, ProfileModelProvider } from './models/resolve.js';
 export type { CreateModelOptions } from './models/resolve.js';
 export { checkProfileKeys } from './models/apiKeys.js';
 export { FallbackModel } from './models/fallbackModel.js';
+export type { FallbackMember, FallbackModelOptions } from './models/fallbackModel.js';
 export { colloquyRetryPolicy, retrySettings } from './models/retry.js';
-export type { ModelAttempt, ModelAttemptListener } from './models/attempts.js';
+export type { ColloquyRetryPolicyOptions, RetrySettingsOptions } from './models/retry.js';
+export type {
+  AttemptReporterOptions,
+  ModelAttempt,
+  ModelAttemptListener,
+} from './models/attempts.js';
 export { ReplayModel } from './models/replayModel.js';
 export type { ReplayModelOptions } from './models/replayModel.js';
 export { RecordingModel } from './models/recordingModel.js';
 export type { RecordingModelOptions } from './models/recordingModel.js';
 export { Cassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './models/cassette.js';
+export type { CassetteInteraction, CassetteOptions, RecordedResponse } from './models/cassette.js';
+export type { NormalizedItem, NormalizedRequest } from './models/requestKey.js';
 export {
   configureTracing,
   InMemoryTracingProcessor,
   OpenTelemetryTracingProcessor,
 } from './models/tracing.js';
 export { withAttemptListener } from './models/attempts.js';
-export type { ConfigureTracingOptions } from './models/tracing.js';
+export type {
+  ConfigureTracingOptions,
+  OpenTelemetryTracingProcessorOptions,
+  RecordedSpan,
+} from './models/tracing.js';
 export { createLogger, getDefaultLogger, setDefaultLogger, LOG_LEVELS } from './logger.js';
 export type { CreateLoggerOptions, LogLevel } from './logger.js';
 export { loadProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config.js';
 export type { LoadProjectConfigOptions, ProjectConfig } from './config.js';
 
+export { runEnsemble } from './ensembles/run.js';
+export type { RunEnsembleOptions } from './ensembles/run.js';
 export {
-  AgentRunError,
-  COMPLETION_REASONS,
-  ConditionError,
   EnsembleValidationError,
-  LlmInputHandler,
-  ScriptedInputHandler,
-  TtyInputHandler,
-  checkCondition,
-  compileCondition,
-  createConversationState,
-  ensembleFileSchema,
-  formatEnsembleIssue,
   listEnsembleFiles,
   loadEnsemble,
   parseEnsemble,
   resolveEnsemblePath,
-  runEnsemble,
-  runScriptAgent,
-  validateEnsembleText,
-} from './ensembles/index.js';
+} from './ensembles/load.js';
+export type { LoadEnsembleOptions } from './ensembles/load.js';
+export { formatEnsembleIssue, validateEnsembleText } from './ensembles/validate.js';
 export type {
-  CompletionReason,
+  EnsembleIssue,
+  EnsembleValidation,
+  ValidateEnsembleOptions,
+} from './ensembles/validate.js';
+export { ensembleFileSchema } from './ensembles/schema.js';
+export type {
   ConversationLimits,
-  ConversationResult,
-  ConversationState,
-  ConversationTurn,
   Ensemble,
   EnsembleAgent,
   EnsembleDependency,
-  EnsembleEvent,
-  EnsembleIssue,
-  EnsembleRunFailure,
+} from './ensembles/schema.js';
+export { checkCondition, compileCondition, ConditionError } from './ensembles/conditions.js';
+export type {
+  CompiledCondition,
+  ConditionContext,
+  ConditionProblem,
+} from './ensembles/conditions.js';
+export { createConversationState } from './ensembles/state.js';
+export type {
+  AnsweredRequest,
+  ConversationState,
+  ConversationTurn,
   EnsembleUsage,
+} from './ensembles/state.js';
+export { COMPLETION_REASONS } from './ensembles/result.js';
+export type {
+  CompletionReason,
+  ConversationResult,
+  EnsembleRunFailure,
+} from './ensembles/result.js';
+export { AgentRunError, runScriptAgent } from './ensembles/scriptAgent.js';
+export type {
+  ScriptAgentOptions,
+  ScriptAgentReply,
+  ScriptAgentRequest,
+  ScriptAgentRun,
+} from './ensembles/scriptAgent.js';
+export {
+  LlmInputHandler,
+  ScriptedInputHandler,
+  TtyInputHandler,
+} from './ensembles/inputHandlers.js';
+export type {
   InputHandler,
   InputRequest,
-  RunEnsembleOptions,
-} from './ensembles/index.js';
+  LlmInputHandlerOptions,
+  ScriptedAnswers,
+  TtyInputHandlerOptions,
+} from './ensembles/inputHandlers.js';
+export type { AgentModel, CreateModel } from './ensembles/agentModels.js';
+export type { EnsembleEvent } from './ensembles/events.js';
 
 export { FileIndex } from './files/localIndex.js';
 export type { FileIndexOptions, IndexUpdate } from './files/localIndex.js';
+export type { ReadFileFunction } from './files/scan.js';
 export { AgentFiles } from './files/agentFiles.js';
 export { OpenAIVectorStoreSync } from './files/openaiVectorStore.js';
 export type {
@@ -179,15 +234,21 @@ export { FILE_SEARCH_TOOL_NAME, formatCitations, parseCitations } from './files/
 export { defaultIndexDir } from './files/options.js';
 export type { Citation, FileSearchMode, FileSearchOptions } from './files/options.js';
 
-export { createDemoAgency, DEMO_MESSAGE } from './demo/demoAgency.js';
-export type { DemoAgencyOptions } from './demo/demoAgency.js';
-
 export {
   AgencyConfigError,
   ColloquyError,
   ConfigError,
   ConflictError,
+  DOCS_URL,
+  docsUrl,
+  errorInfo,
   SerializationError,
   StoreError,
 } from './errors.js';
-export type { ColloquyErrorCode, ColloquyErrorOptions } from './errors.js';
+export type {
+  ColloquyErrorCode,
+  ColloquyErrorOptions,
+  ErrorInfo,
+  LibraryErrorCode,
+  RequestErrorCode,
+} from './errors.js';

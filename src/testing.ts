@@ -1,5 +1,7 @@
 /**
- * `colloquy/testing`: deterministic offline models and helpers for your own tests.
+ * `colloquy/testing`: deterministic offline models and helpers for your own tests, and the store
+ * conformance suite for your own `ThreadStore` ({@link runStoreConformance}; needs vitest, an
+ * optional peer dependency).
  * @module
  */
 export { ScriptedModel, ScriptError } from './models/scriptedModel.js';
@@ -17,3 +19,7 @@ export { ReplayModel } from './models/replayModel.js';
 export { RecordingModel } from './models/recordingModel.js';
 export { InMemoryTracingProcessor } from './models/tracing.js';
 export { parseCitations } from './files/searchTool.js';
+export { runStoreConformance } from './testing/storeConformance.js';
+export type { StoreConformanceOptions } from './testing/storeConformance.js';
+export { appendAll, expectCode, ids, item, items } from './testing/conformance/helpers.js';
+export type { StoreHandle } from './testing/conformance/helpers.js';

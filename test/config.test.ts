@@ -1,8 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectConfig } from '../src/config.js';
+import { loadProjectConfig, loadProjectProfiles, parseProjectConfig } from '../src/config.js';
 
 async function projectWith(text: string | undefined): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'colloquy-config-'));
@@ -48,5 +48,66 @@ describe('loadProjectConfig', () => {
     await expect(loadProjectConfig({ cwd: dir })).rejects.toThrow(
       /colloquy\.yaml:\d+:\d+: invalid YAML/,
     );
+  });
+});
+
+describe('parseProjectConfig', () => {
+  it('applies the defaults and keeps the known keys', () => {
+    expect(parseProjectConfig('store: memory\nagencies: agencies.ts\n', 'c.yaml')).toEqual({
+      store: 'memory',
+      agencies: 'agencies.ts',
+      ensembles_dir: 'ensembles',
+    });
+    expect(parseProjectConfig('', 'c.yaml')).toEqual({ ensembles_dir: 'ensembles' });
+  });
+
+  it('rejects empty strings and bad profiles with positions', () => {
+    expect(() => parseProjectConfig('store: ""\n', 'c.yaml')).toThrow(/c\.yaml:1/);
+    const error = (() => {
+      try {
+        parseProjectConfig('profiles:\n  p:\n    provider: nobody\n    model: m\n', 'c.yaml');
+      } catch (e) {
+        return e as Error & { code?: string };
+      }
+      return undefined;
+    })();
+    expect(error?.code).toBe('CONFIG_INVALID');
+    expect(error?.message).toContain('c.yaml:3');
+    expect(error?.message).toContain('provider');
+  });
+
+  it('rejects YAML that does not parse', () => {
+    expect(() => parseProjectConfig('store: [unclosed\n', 'c.yaml')).toThrow(/c\.yaml/);
+  });
+});
+
+describe('loadProjectConfig errors', () => {
+  it('explains an unreadable colloquy.yaml (a directory in its place)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'colloquy-config-'));
+    await mkdir(path.join(dir, 'colloquy.yaml'));
+    await expect(loadProjectConfig({ cwd: dir })).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('Could not read'),
+    });
+  });
+});
+
+describe('loadProjectProfiles', () => {
+  it("merges the project's profiles over the user's, from a given config or from cwd", async () => {
+    const dir = await projectWith(
+      'profiles:\n  fast:\n    provider: scripted\n    model: local\n    script: [hi]\n',
+    );
+    const userFile = path.join(dir, 'user-profiles.yaml');
+    await writeFile(
+      userFile,
+      'profiles:\n  fast:\n    provider: openai\n    model: gpt\n  other:\n    provider: openai\n    model: gpt\n',
+    );
+    const registry = await loadProjectProfiles({ cwd: dir, userConfigPath: userFile });
+    expect(registry.get('fast').provider).toBe('scripted');
+    expect(registry.get('other').provider).toBe('openai');
+    const config = await loadProjectConfig({ cwd: dir });
+    const again = await loadProjectProfiles({ projectConfig: config, userConfigPath: userFile });
+    expect(again.names().sort()).toEqual(registry.names().sort());
+    expect(() => registry.get('missing')).toThrow(/missing/);
   });
 });

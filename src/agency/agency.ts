@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Runner, RunState } from '@openai/agents-core';
 import type { Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
-import { AgencyConfigError } from '../errors.js';
+import { AgencyConfigError, errorInfo } from '../errors.js';
 import type { Checkpoint } from '../stores/types.js';
 import { openDefaultStore } from '../stores/openStore.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
@@ -23,7 +23,7 @@ import {
 import { AgencyCall, type RunFrame } from './call.js';
 import { ChatActivity } from './chatActivity.js';
 import { surfacedError } from './errorCauses.js';
-import { errorInfo, type AgencyStreamEvent } from './events.js';
+import type { AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
 import { resolveInstructions } from './instructions.js';
 import type { AgencyResponse } from './result.js';

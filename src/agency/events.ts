@@ -4,6 +4,7 @@
  * @module
  */
 import type { AgentInputItem, StreamEvent } from '@openai/agents-core';
+import type { ErrorInfo } from '../errors.js';
 import type { ModelAttempt } from '../models/attempts.js';
 import type { AgencyResponse, UsageSummary } from './result.js';
 
@@ -17,13 +18,6 @@ export interface RunTag {
   parentRunId: string | null;
   /** 0 for the entry point, 1 for an agent it messaged, and so on. */
   depth: number;
-}
-
-/** A plain description of an error, safe to serialize. */
-export interface ErrorInfo {
-  name: string;
-  message: string;
-  code?: string;
 }
 
 /** An agent's run began; `message` is what it was asked. */
@@ -97,16 +91,3 @@ export type AgencyStreamEvent =
   | AgentRunFailedEvent
   | RunCompletedEvent
   | RunErrorEvent;
-
-/** Turns any thrown value into an {@link ErrorInfo}. */
-export function errorInfo(error: unknown): ErrorInfo {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      name: error.name,
-      message: error.message,
-      ...(typeof code === 'string' ? { code } : {}),
-    };
-  }
-  return { name: 'Error', message: String(error) };
-}

@@ -12,10 +12,9 @@ import type {
   RunToolApprovalItem,
   StreamedRunResult,
 } from '@openai/agents-core';
-import { ColloquyError } from '../errors.js';
+import { ColloquyError, errorInfo } from '../errors.js';
 import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
-import { errorInfo } from './events.js';
 import { withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
 import { emptyUsage, addUsage, type TaggedItem, type UsageSummary } from './result.js';

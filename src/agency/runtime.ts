@@ -6,7 +6,8 @@
 import type { Agent as SdkAgent, Runner } from '@openai/agents-core';
 import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
-import type { ErrorInfo, RunTag } from './events.js';
+import type { ErrorInfo } from '../errors.js';
+import type { RunTag } from './events.js';
 import type { UsageSummary } from './result.js';
 
 /** Lifecycle hooks of an agency; each takes one object argument. */

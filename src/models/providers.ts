@@ -6,21 +6,22 @@
  *   `openai` client with the profile's `base_url`, key and timeout; the client's own retries are
  *   off so that the SDK's retry settings are the only ones.
  * - `anthropic`, `ollama`, `openai-compatible`: `aisdk()` over `@ai-sdk/anthropic` or
- *   `@ai-sdk/openai-compatible` (Ollama through its OpenAI-compatible `/v1` endpoint).
+ *   `@ai-sdk/openai-compatible` (Ollama through its OpenAI-compatible `/v1` endpoint). Those
+ *   packages are optional peers, imported on the model's first call (see `aiSdk.ts`).
  * - `scripted`: `ScriptedModel` with `repeatLast`; `replay`: `ReplayModel`.
  * @module
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { createAnthropic } from '@ai-sdk/anthropic';
+import type { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '@openai/agents-core';
-import { aisdk } from '@openai/agents-extensions/ai-sdk';
 import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
 import OpenAI from 'openai';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { importAiSdk, LazyModel, type ImportModule } from './aiSdk.js';
 import { resolveApiKey } from './apiKeys.js';
 import { scriptedStepSchema } from './profile.js';
 import type { ModelProfile } from './profile.js';
@@ -38,6 +39,8 @@ export interface ProviderContext {
   env: NodeJS.ProcessEnv;
   /** The directory relative `script_file` and `cassette` paths resolve from. */
   baseDir: string;
+  /** Imports the optional AI SDK packages (default: `import()`); tests pass a fake. */
+  importModule?: ImportModule;
 }
 
 function loadScript(name: string, profile: ModelProfile, baseDir: string): ScriptedStep[] {
@@ -83,11 +86,12 @@ export function createProviderModel(profile: ModelProfile, context: ProviderCont
     case 'openai':
       return openaiModel(name, profile, env);
     case 'anthropic': {
-      const provider = createAnthropic({
-        apiKey: resolveApiKey(name, profile, env),
-        baseURL: profile.base_url,
+      const apiKey = resolveApiKey(name, profile, env);
+      return new LazyModel(async () => {
+        const sdk = await importAiSdk(name, 'anthropic', '@ai-sdk/anthropic', context.importModule);
+        const create = sdk.provider.createAnthropic as typeof createAnthropic;
+        return sdk.aisdk(create({ apiKey, baseURL: profile.base_url })(profile.model));
       });
-      return aisdk(provider(profile.model));
     }
     case 'ollama':
     case 'openai-compatible': {
@@ -98,13 +102,19 @@ export function createProviderModel(profile: ModelProfile, context: ProviderCont
           `Profile "${name}" uses provider openai-compatible but has no base_url. Set base_url to the server's /v1 URL.`,
         );
       }
-      const provider = createOpenAICompatible({
-        name: profile.provider,
-        baseURL,
-        apiKey: resolveApiKey(name, profile, env),
-        includeUsage: true,
+      const apiKey = resolveApiKey(name, profile, env);
+      const kind = profile.provider;
+      return new LazyModel(async () => {
+        const sdk = await importAiSdk(
+          name,
+          kind,
+          '@ai-sdk/openai-compatible',
+          context.importModule,
+        );
+        const create = sdk.provider.createOpenAICompatible as typeof createOpenAICompatible;
+        const provider = create({ name: kind, baseURL, apiKey, includeUsage: true });
+        return sdk.aisdk(provider.chatModel(profile.model));
       });
-      return aisdk(provider.chatModel(profile.model));
     }
     case 'scripted':
       return new ScriptedModel(loadScript(name, profile, baseDir), { name, repeatLast: true });

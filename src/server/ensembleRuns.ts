@@ -6,8 +6,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { ErrorInfo } from '../agency/events.js';
-import { errorInfo } from '../agency/events.js';
+import { errorInfo, type ErrorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import type { EnsembleEvent } from '../ensembles/events.js';
 import type { InputHandler } from '../ensembles/inputHandlers.js';

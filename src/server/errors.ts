@@ -7,13 +7,16 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ColloquyError } from '../errors.js';
+import { ColloquyError, docsUrl, type ColloquyErrorCode } from '../errors.js';
 
 /** The body of every error response. */
 export interface ErrorBody {
   error: {
-    /** A stable, machine-readable code, e.g. `INVALID_BODY`, `AGENCY_NOT_FOUND`, `STORE_ERROR`. */
-    code: string;
+    /**
+     * A stable, machine-readable code, e.g. `INVALID_BODY`, `AGENCY_NOT_FOUND`, `STORE_ERROR`
+     * (a {@link ColloquyErrorCode}, or `HTTP_<status>` for an error of the HTTP layer itself).
+     */
+    code: ColloquyErrorCode | `HTTP_${number}`;
     /** What failed, the bad value and the fix. */
     message: string;
     /** The field of the request body that is wrong (dot-separated), for validation errors. */
@@ -21,35 +24,88 @@ export interface ErrorBody {
   };
 }
 
-/** An error with an HTTP status, thrown by routes and turned into an {@link ErrorBody}. */
-export class HttpError extends Error {
-  readonly status: ContentfulStatusCode;
-  readonly code: string;
-  readonly path: string | undefined;
-
-  constructor(status: ContentfulStatusCode, code: string, message: string, path?: string) {
-    super(message);
-    this.name = 'HttpError';
-    this.status = status;
-    this.code = code;
-    this.path = path;
-  }
-}
-
-/** HTTP status of each library error code; codes not listed are 500. */
-const STATUS_BY_CODE: Partial<Record<string, ContentfulStatusCode>> = {
+/**
+ * The HTTP status of every error code. A total record: adding a code to {@link ColloquyErrorCode}
+ * does not compile until it has a status here.
+ */
+export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatusCode>> = {
+  // The caller's input or the project's configuration is wrong.
   CONFIG_INVALID: 400,
   AGENCY_INVALID: 400,
+  INVALID_BODY: 400,
+  INVALID_JSON: 400,
+  UNAUTHORIZED: 401,
+  // Something the request names does not exist.
   AGENT_NOT_FOUND: 404,
   THREAD_NOT_FOUND: 404,
   CHECKPOINT_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  AGENCY_NOT_FOUND: 404,
+  CHAT_NOT_FOUND: 404,
+  ENSEMBLE_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  // The request conflicts with the current state: re-read and retry.
   THREAD_CONFLICT: 409,
   LEASE_BUSY: 409,
+  CHECKPOINT_STALE: 409,
+  RUN_EXISTS: 409,
+  RUN_ACTIVE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  // What the request names exists but cannot be used as it is (a file or definition is invalid).
+  INSTRUCTIONS_NOT_FOUND: 422,
+  SERIALIZATION_ERROR: 422,
+  PROFILE_NOT_FOUND: 422,
+  ENSEMBLE_INVALID: 422,
+  // The server failed.
+  INTERNAL_ERROR: 500,
+  ENSEMBLE_RUN_ERROR: 500,
+  // A backend (store, model provider) failed.
   STORE_ERROR: 502,
   MODEL_ERROR: 502,
   MISSING_API_KEY: 502,
+  REPLAY_MISMATCH: 502,
+  // The server is stopping or the work was cancelled.
   ABORTED: 503,
+  SHUTTING_DOWN: 503,
 };
+
+/** Options of {@link HttpError}. */
+export interface HttpErrorOptions {
+  /** The field of the request body that is wrong (dot-separated), for validation errors. */
+  path?: string;
+  /** The underlying error, kept for `error.cause`. */
+  cause?: unknown;
+}
+
+/**
+ * A {@link ColloquyError} with an HTTP status, thrown by routes and turned into an {@link ErrorBody}.
+ *
+ * @example
+ * ```ts
+ * throw new HttpError(409, 'RUN_ACTIVE', 'Run "r1" is still running. Cancel it first.');
+ * ```
+ */
+export class HttpError extends ColloquyError {
+  readonly status: ContentfulStatusCode;
+  readonly path: string | undefined;
+
+  constructor(
+    status: ContentfulStatusCode,
+    code: ColloquyErrorCode,
+    message: string,
+    options: string | HttpErrorOptions = {},
+  ) {
+    const resolved = typeof options === 'string' ? { path: options } : options;
+    super(code, message, resolved.cause === undefined ? {} : { cause: resolved.cause });
+    this.status = status;
+    this.path = resolved.path;
+  }
+}
+
+/** The HTTP status of an error code (see {@link STATUS_BY_CODE}). */
+export function statusOf(code: ColloquyErrorCode): ContentfulStatusCode {
+  return STATUS_BY_CODE[code];
+}
 
 /** The error of a failed zod parse: the first issue, with its field path. */
 export function validationError(error: z.ZodError, what = 'request body'): HttpError {
@@ -59,7 +115,7 @@ export function validationError(error: z.ZodError, what = 'request body'): HttpE
   return new HttpError(
     400,
     'INVALID_BODY',
-    `Invalid ${where}: ${issue?.message ?? 'invalid value'}. Fix that field and send the request again (see docs/server.md).`,
+    `Invalid ${where}: ${issue?.message ?? 'invalid value'}. Fix that field and send the request again (see ${docsUrl('server.md')}).`,
     path,
   );
 }
@@ -82,7 +138,7 @@ export function toErrorResponse(error: unknown): { status: ContentfulStatusCode;
   }
   if (error instanceof ColloquyError) {
     return {
-      status: STATUS_BY_CODE[error.code] ?? 500,
+      status: STATUS_BY_CODE[error.code] ?? 500, // a code from another copy of Colloquy
       body: { error: { code: error.code, message: error.message } },
     };
   }
@@ -110,7 +166,7 @@ export function handleNotFound(c: Context): Response {
     {
       error: {
         code: 'ROUTE_NOT_FOUND',
-        message: `No route ${c.req.method} ${c.req.path}. See docs/server.md for the routes.`,
+        message: `No route ${c.req.method} ${c.req.path}. See ${docsUrl('server.md')} for the routes.`,
       },
     },
     404,
@@ -161,7 +217,7 @@ export function readQuery<T extends z.ZodType>(c: Context, schema: T): z.output<
 
 /** A 404 naming what was not found and what exists. */
 export function notFound(
-  code: string,
+  code: ColloquyErrorCode,
   what: string,
   known: readonly string[],
   hint: string,

@@ -14,7 +14,12 @@ export {
   readConfig,
   resolveAgencyModule,
 } from './registry.js';
-export type { LoadRegistryOptions, RegistryOptions, ServerRegistry } from './registry.js';
+export type {
+  FallbackAgencies,
+  LoadRegistryOptions,
+  RegistryOptions,
+  ServerRegistry,
+} from './registry.js';
 export { DirectoryEnsembleCatalog } from './ensembleCatalog.js';
 export type { DirectoryEnsembleCatalogOptions, EnsembleCatalog } from './ensembleCatalog.js';
 export { EnsembleRuns } from './ensembleRuns.js';
@@ -27,6 +32,8 @@ export type {
 } from './ensembleRuns.js';
 export { assertSafeListen, bearerAuth, isLoopbackHost, tokensEqual } from './auth.js';
 export type { BearerAuthOptions } from './auth.js';
-export { HttpError, toErrorResponse } from './errors.js';
-export type { ErrorBody } from './errors.js';
+export { HttpError, STATUS_BY_CODE, statusOf, toErrorResponse } from './errors.js';
+export type { ErrorBody, HttpErrorOptions } from './errors.js';
 export { CHAT_ID_HEADER } from './routes/openai.js';
+export { ChatDirectory } from './chats.js';
+export { InFlight } from './inflight.js';

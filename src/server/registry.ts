@@ -1,6 +1,6 @@
 /**
- * What a server serves: agencies (from the module the config's `agencies:` names, plus the demo
- * agency), ensembles (from `ensembles_dir`), the store ensemble runs are checkpointed in, and the
+ * What a server serves: agencies (from the module the config's `agencies:` names, or the fallback
+ * agencies a caller such as the CLI passes when it names none), ensembles (from `ensembles_dir`), the store ensemble runs are checkpointed in, and the
  * chat directory the chat routes use.
  * @module
  */
@@ -15,14 +15,12 @@ import {
   parseProjectConfig,
   type ProjectConfig,
 } from '../config.js';
-import { createDemoAgency } from '../demo/demoAgency.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { MemoryStore } from '../stores/memory.js';
 import { openStore } from '../stores/openStore.js';
 import type { ThreadStore } from '../stores/types.js';
-import { ThreadManager } from '../threads/threadManager.js';
 import { ChatDirectory } from './chats.js';
 import { DirectoryEnsembleCatalog, type EnsembleCatalog } from './ensembleCatalog.js';
 import { EnsembleRuns } from './ensembleRuns.js';
@@ -43,9 +41,7 @@ export interface ServerRegistry {
 export interface RegistryOptions {
   /** Agencies to serve, under their `name` (or the record's keys). */
   agencies?: Agency[] | Record<string, Agency>;
-  /** Serve the demo agency as `demo` (default true) unless an agency of that name is given. */
-  demo?: boolean;
-  /** The store of the demo agency and of ensemble runs (default: a new MemoryStore). */
+  /** The store of ensemble runs (default: a new MemoryStore). */
   store?: ThreadStore;
   /** Close `store` on close (default: true when the registry created it). */
   ownsStore?: boolean;
@@ -87,9 +83,6 @@ export function createRegistry(options: RegistryOptions = {}): ServerRegistry {
       ? options.agencies.map((agency) => [agency.name, agency])
       : Object.entries(options.agencies ?? {}),
   );
-  if ((options.demo ?? true) && !agencies.has('demo')) {
-    agencies.set('demo', createDemoAgency({ threads: new ThreadManager({ store }) }));
-  }
   const ensembles =
     typeof options.ensembles === 'string'
       ? new DirectoryEnsembleCatalog({
@@ -120,13 +113,19 @@ export function createRegistry(options: RegistryOptions = {}): ServerRegistry {
 export interface LoadRegistryOptions {
   /** The project config, or the path of a `colloquy.yaml` (or of its directory). Default: `./colloquy.yaml` if any. */
   config?: ProjectConfig | string;
-  /** Serve the demo agency (default true). */
-  demo?: boolean;
+  /**
+   * Agencies to serve when the config names none (`agencies:` unset), built on the registry's
+   * store. Default: none. The CLI's `serve` passes the demo agency here.
+   */
+  fallbackAgencies?: FallbackAgencies;
   /** Use this store instead of the config's `store:` (the caller closes it). */
   store?: ThreadStore;
   /** Makes ensemble agents' models. */
   createModel?: CreateModel;
 }
+
+/** Builds the agencies a server offers when its config names none, on the server's store. */
+export type FallbackAgencies = (store: ThreadStore) => Agency[];
 
 /** Reads a `colloquy.yaml` by path (file or directory); an explicit path that does not exist is an error. */
 export async function readConfig(location?: string): Promise<ProjectConfig> {
@@ -216,21 +215,28 @@ export async function importAgencies(file: string): Promise<Map<string, Agency>>
 
 /**
  * Builds the registry a project's config describes: the config's store (default: the embedded
- * SQLite store), its agencies module plus the demo agency, and its ensembles directory.
+ * SQLite store), its agencies module (else `fallbackAgencies`), and its ensembles directory.
+ *
+ * @example
+ * ```ts
+ * const registry = await loadRegistry({ config: 'colloquy.yaml' });
+ * ```
  */
 export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<ServerRegistry> {
   const config =
     typeof options.config === 'object' ? options.config : await readConfig(options.config);
-  const agencies = config.agencies
+  const imported = config.agencies
     ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir))
-    : new Map();
+    : undefined;
   const store = options.store ?? (await openStore(config.store));
+  const agencies =
+    imported ??
+    new Map((options.fallbackAgencies?.(store) ?? []).map((agency) => [agency.name, agency]));
   let profiles: Promise<ProfileRegistry> | undefined;
   return createRegistry({
     agencies: Object.fromEntries(agencies),
     store,
     ownsStore: options.store === undefined,
-    ...(options.demo === undefined ? {} : { demo: options.demo }),
     ensembles: path.resolve(config.baseDir, config.ensembles_dir),
     profiles: () => (profiles ??= loadProjectProfiles({ projectConfig: config })),
     ...(options.createModel ? { createModel: options.createModel } : {}),

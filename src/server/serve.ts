@@ -13,7 +13,7 @@ import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
 import { assertSafeListen } from './auth.js';
 import { InFlight } from './inflight.js';
-import { loadRegistry, type ServerRegistry } from './registry.js';
+import { loadRegistry, type FallbackAgencies, type ServerRegistry } from './registry.js';
 
 /** Options of {@link startServer}. Every field is optional. */
 export interface StartServerOptions {
@@ -25,8 +25,8 @@ export interface StartServerOptions {
   apiKey?: string;
   /** The project config or the path of a `colloquy.yaml` (default `./colloquy.yaml` if any). Ignored with `registry`. */
   config?: ProjectConfig | string;
-  /** Serve the demo agency (default true). Ignored with `registry`. */
-  demo?: boolean;
+  /** Agencies to serve when the config names none (default: none). Ignored with `registry`. */
+  fallbackAgencies?: FallbackAgencies;
   /** What to serve (default: {@link loadRegistry} of `config`). A given registry is not closed on shutdown. */
   registry?: ServerRegistry;
   /** Largest request body in bytes (default 1 MiB). */
@@ -109,7 +109,7 @@ function listen(app: Hono, port: number, host: string): Promise<{ server: Server
  * @example
  * ```ts
  * const server = await startServer({ port: 8787, config: 'colloquy.yaml' });
- * console.log(`listening on ${server.url}`); // POST /agencies/demo/responses ...
+ * console.log(`listening on ${server.url}`); // POST /agencies/<name>/responses ...
  * await server.close();
  * ```
  */
@@ -120,7 +120,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     options.registry ??
     (await loadRegistry({
       ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(options.demo !== undefined ? { demo: options.demo } : {}),
+      ...(options.fallbackAgencies ? { fallbackAgencies: options.fallbackAgencies } : {}),
     }));
   const inflight = new InFlight();
   const app = createApp({

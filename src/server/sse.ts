@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { errorInfo } from '../agency/events.js';
+import { errorInfo } from '../errors.js';
 import type { InFlight } from './inflight.js';
 
 /** Options of {@link streamEvents} and {@link streamWithAbort}. */

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
 import { InFlight } from '../../src/server/inflight.js';
-import { createRegistry } from '../../src/server/registry.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import type { ThreadStore } from '../../src/stores/types.js';
 import { StoreError } from '../../src/errors.js';
-import { echoAgency, json, listen, post } from './helpers.js';
+import { echoAgency, json, listen, post, testRegistry } from './helpers.js';
 
 const jsonType = { 'content-type': 'application/json' };
 
 describe('createApp', () => {
   it('answers /health and lists the served agencies, the demo one by default', async () => {
-    const app = createApp({ registry: createRegistry({ agencies: [echoAgency()] }) });
+    const app = createApp({ registry: testRegistry({ agencies: [echoAgency()] }) });
     const health = await app.request('/health');
     expect(health.status).toBe(200);
     expect(await json(health)).toEqual({ status: 'ok', agencies: ['echo', 'demo'] });
@@ -20,7 +19,7 @@ describe('createApp', () => {
   });
 
   it('describes an agency as a graph: agents, entry points and flows', async () => {
-    const app = createApp({ registry: createRegistry() });
+    const app = createApp({ registry: testRegistry() });
     const demo = await json(await app.request('/agencies/demo'));
     expect(demo.entryPoints).toEqual(['Coordinator']);
     expect(demo.agents.map((a: { name: string }) => a.name)).toEqual([
@@ -42,7 +41,7 @@ describe('createApp', () => {
   });
 
   it('answers 400 with the field path for an invalid body', async () => {
-    const app = createApp({ registry: createRegistry() });
+    const app = createApp({ registry: testRegistry() });
     const missing = await app.request('/agencies/demo/responses', {
       method: 'POST',
       headers: jsonType,
@@ -94,7 +93,7 @@ describe('createApp', () => {
   });
 
   it('answers 404 for an unknown agency, run, thread, chat and route', async () => {
-    const app = createApp({ registry: createRegistry() });
+    const app = createApp({ registry: testRegistry() });
     const cases: Array<[string, RequestInit | undefined, string]> = [
       ['/agencies/nope', undefined, 'AGENCY_NOT_FOUND'],
       [
@@ -180,7 +179,7 @@ describe('createApp', () => {
 
   it('answers 503 once shutdown has begun', async () => {
     const inflight = new InFlight();
-    const app = createApp({ registry: createRegistry(), inflight });
+    const app = createApp({ registry: testRegistry(), inflight });
     inflight.drain();
     const res = await app.request('/agencies');
     expect(res.status).toBe(503);
@@ -188,7 +187,7 @@ describe('createApp', () => {
   });
 
   it('rejects a maxBodyBytes that is not a whole number of bytes', () => {
-    expect(() => createApp({ registry: createRegistry(), maxBodyBytes: 0 })).toThrow(
+    expect(() => createApp({ registry: testRegistry(), maxBodyBytes: 0 })).toThrow(
       /maxBodyBytes must be a whole number/,
     );
   });

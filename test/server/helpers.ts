@@ -10,6 +10,7 @@ import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/ag
 import { afterEach } from 'vitest';
 import { Agency } from '../../src/agency/agency.js';
 import { Agent } from '../../src/agency/agent.js';
+import { createDemoAgency } from '../../src/demo/demoAgency.js';
 import { lastUserText, toolOutputsSinceUser } from '../../src/models/requestText.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
 import type { ScriptedStep } from '../../src/models/scriptedModel.js';
@@ -39,13 +40,35 @@ export function tempDir(): string {
   return dir;
 }
 
+/** Registry options of the tests: `demo` (default true) adds the demo agency, as the CLI does. */
+export type TestRegistryOptions = RegistryOptions & { demo?: boolean };
+
+/** A registry as `createRegistry` builds it, plus the demo agency on its store unless `demo: false`. */
+export function testRegistry(options: TestRegistryOptions = {}): ServerRegistry {
+  const { demo = true, ...rest } = options;
+  if (!demo) return createRegistry(rest);
+  const store = rest.store ?? new MemoryStore();
+  const given = Array.isArray(rest.agencies)
+    ? rest.agencies
+    : Object.values(rest.agencies ?? {}).filter(Boolean);
+  const demoAgency = createDemoAgency({ threads: new ThreadManager({ store }) });
+  return createRegistry({
+    ...rest,
+    store,
+    ownsStore: rest.ownsStore ?? rest.store === undefined,
+    agencies: [...given, demoAgency],
+  });
+}
+
 /** Starts a server on 127.0.0.1 and a free port; it (and its registry) is closed after the test. */
 export async function listen(
-  registry: ServerRegistry | RegistryOptions = {},
+  registry: ServerRegistry | TestRegistryOptions = {},
   options: Omit<StartServerOptions, 'registry'> = {},
 ): Promise<RunningServer & { registry: ServerRegistry }> {
   const reg =
-    'runs' in registry ? (registry as ServerRegistry) : createRegistry(registry as RegistryOptions);
+    'runs' in registry
+      ? (registry as ServerRegistry)
+      : testRegistry(registry as TestRegistryOptions);
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',

@@ -109,7 +109,7 @@ describe('startServer', () => {
       });
       child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
     });
-    expect(stdout).toContain('agencies:  support, helpdesk, demo');
+    expect(stdout).toContain('agencies:  support, helpdesk\n');
     expect(stdout).toContain('ensembles: hello');
     const reply = await json(await post(`${url}/agencies/support/responses`, { message: 'hi' }));
     expect(reply.finalOutput).toBe('support: hi');

@@ -1,4 +1,4 @@
-import { runStoreConformance } from './conformance.js';
+import { runStoreConformance } from '../../src/testing.js';
 import { CallbackStore } from '../../src/stores/callback.js';
 
 const map = () => new Map<string, string>();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runStoreConformance } from './conformance.js';
+import { runStoreConformance } from '../../src/testing.js';
 import { JsonFileStore } from '../../src/stores/jsonFile.js';
 const dirs = new Map<object, string>();
 

@@ -1,4 +1,4 @@
-import { runStoreConformance } from './conformance.js';
+import { runStoreConformance } from '../../src/testing.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 
 runStoreConformance({ name: 'MemoryStore', create: async () => new MemoryStore() });

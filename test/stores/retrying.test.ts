@@ -3,7 +3,7 @@ import { ConflictError, StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { withRetry } from '../../src/stores/retrying.js';
 import type { ThreadStore } from '../../src/stores/types.js';
-import { runStoreConformance } from './conformance.js';
+import { runStoreConformance } from '../../src/testing.js';
 
 /** A memory store whose next `failures` calls of `method` throw `error`. */
 function flaky(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { ThreadSession } from '../../src/threads/threadSession.js';
 
-// The Session contract itself is in the store conformance suite (test/stores/conformance/session.ts),
+// The Session contract itself is in the store conformance suite (src/testing/conformance/session.ts, published as colloquy/testing),
 // run against every backend; these are the argument checks.
 describe('ThreadSession arguments', () => {
   it('rejects an empty session id and a bad maxAppendAttempts with the fix', () => {

@@ -1,10 +1,13 @@
 /**
- * `colloquy serve`: serves the project's agencies (and the demo agency) and ensembles over HTTP.
+ * `colloquy serve`: serves the project's agencies (the demo agency when the config names none) and
+ * ensembles over HTTP.
  * @module
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
+import { createDemoAgency } from '../../demo/demoAgency.js';
 import { startServer } from '../../server/serve.js';
+import { ThreadManager } from '../../threads/threadManager.js';
 
 interface ServeFlags {
   port: string;
@@ -36,7 +39,7 @@ export function registerServeCommand(program: Command): void {
       '--api-key <key>',
       'clients must send "Authorization: Bearer <key>" (default: $COLLOQUY_API_KEY)',
     )
-    .option('--no-demo', 'do not serve the demo agency')
+    .option('--no-demo', 'do not serve the demo agency when the config names no agencies')
     .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
     .action(async (flags: ServeFlags) => {
       const server = await startServer({
@@ -45,7 +48,13 @@ export function registerServeCommand(program: Command): void {
         gracePeriodMs: wholeNumber(flags.grace, '--grace'),
         ...(flags.config !== undefined ? { config: flags.config } : {}),
         ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
-        demo: flags.demo,
+        ...(flags.demo
+          ? {
+              fallbackAgencies: (store) => [
+                createDemoAgency({ threads: new ThreadManager({ store }) }),
+              ],
+            }
+          : {}),
         onShutdown: (phase, { signal }) => {
           process.stderr.write(
             phase === 'started'

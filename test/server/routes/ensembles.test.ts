@@ -175,9 +175,7 @@ describe('ensemble routes', () => {
     expect(failedEvents.at(-1)!.event).toBe('error');
 
     // Another server on the same store sees the checkpointed run as interrupted.
-    const other = await listen(
-      createRegistry({ ensembles: dir, store, ownsStore: false, demo: false }),
-    );
+    const other = await listen(createRegistry({ ensembles: dir, store, ownsStore: false }));
     expect(await json(await fetch(`${other.url}/runs/run-flaky`))).toMatchObject({
       status: 'interrupted',
       turnCount: 1,

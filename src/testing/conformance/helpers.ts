@@ -3,8 +3,8 @@
  * @module
  */
 import { expect } from 'vitest';
-import type { ThreadItem } from '../../../src/stores/item.js';
-import type { ThreadStore } from '../../../src/stores/types.js';
+import type { ThreadItem } from '../../stores/item.js';
+import type { ThreadStore } from '../../stores/types.js';
 
 /** Gives each test the store created for it by `beforeEach`. */
 export interface StoreHandle {

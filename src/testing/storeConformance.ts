@@ -1,18 +1,21 @@
 /**
- * The shared conformance suite every {@link ThreadStore} backend must pass. A backend's spec file
- * calls {@link runStoreConformance} once:
+ * The conformance suite every {@link ThreadStore} backend must pass, published as
+ * `colloquy/testing` so that you can run it against your own store. It registers vitest suites
+ * (vitest is an optional peer dependency of `colloquy/testing`). A backend's spec file calls
+ * {@link runStoreConformance} once:
  *
  * @example
  * ```ts
- * import { runStoreConformance } from './conformance.js';
- * import { MemoryStore } from '../../src/stores/memory.js';
+ * // test/myStore.test.ts
+ * import { runStoreConformance } from 'colloquy/testing';
+ * import { MyStore } from '../src/myStore.js';
  *
- * runStoreConformance({ name: 'MemoryStore', create: async () => new MemoryStore() });
+ * runStoreConformance({ name: 'MyStore', create: async () => new MyStore() });
  * ```
  * @module
  */
 import { afterEach, beforeEach, describe } from 'vitest';
-import type { ThreadStore } from '../../src/stores/types.js';
+import type { ThreadStore } from '../stores/types.js';
 import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
@@ -35,7 +38,20 @@ export interface StoreConformanceOptions {
   skip?: string;
 }
 
-/** Registers the conformance suite (one `describe` per method) for a backend. */
+/**
+ * Registers the conformance suite (one `describe` per method group: append, read, fork,
+ * checkpoints, session) for a backend, in the calling vitest test file.
+ *
+ * @example
+ * ```ts
+ * runStoreConformance({
+ *   name: 'MyStore',
+ *   create: async () => new MyStore({ url: process.env.MY_URL }),
+ *   destroy: async (store) => { await store.close(); },
+ *   skip: process.env.MY_URL ? undefined : 'MY_URL is not set',
+ * });
+ * ```
+ */
 export function runStoreConformance(opts: StoreConformanceOptions): void {
   const title = opts.skip
     ? `${opts.name} conformance (skipped: ${opts.skip})`

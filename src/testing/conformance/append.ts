@@ -1,7 +1,7 @@
 /** Conformance: `append`, `getThread` and `setMetadata`. @module */
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../../../src/errors.js';
-import type { ThreadItem } from '../../../src/stores/item.js';
+import { ConflictError } from '../../errors.js';
+import type { ThreadItem } from '../../stores/item.js';
 import { ids, item, items, type StoreHandle } from './helpers.js';
 
 /** `append`: creation, versions, optimistic concurrency, exact JSON round-trip. */

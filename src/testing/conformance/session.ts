@@ -3,11 +3,11 @@ import { Agent, Runner, tool } from '@openai/agents-core';
 import type { AgentInputItem } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConflictError } from '../../../src/errors.js';
-import { ScriptedModel } from '../../../src/models/scriptedModel.js';
-import { isArchiveThreadId } from '../../../src/stores/common.js';
-import type { ThreadStore } from '../../../src/stores/types.js';
-import { ThreadSession } from '../../../src/threads/threadSession.js';
+import { ConflictError } from '../../errors.js';
+import { ScriptedModel } from '../../models/scriptedModel.js';
+import { isArchiveThreadId } from '../../stores/common.js';
+import type { ThreadStore } from '../../stores/types.js';
+import { ThreadSession } from '../../threads/threadSession.js';
 import type { StoreHandle } from './helpers.js';
 
 const user = (text: string): AgentInputItem => ({ role: 'user', content: text });

@@ -1,8 +1,8 @@
 /** Conformance: the optional `leases` capability (acquire, renew, release, expiry). @module */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { holdLease, LeaseBusyError } from '../../../src/stores/lease.js';
-import type { Leases } from '../../../src/stores/lease.js';
+import { holdLease, LeaseBusyError } from '../../stores/lease.js';
+import type { Leases } from '../../stores/lease.js';
 import type { StoreHandle } from './helpers.js';
 
 /** Lease semantics every store that offers `leases` must have; skipped for stores without. */

@@ -1,6 +1,6 @@
 /** Conformance: `putCheckpoint`, `listCheckpoints`, `getCheckpoint`. @module */
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint } from '../../../src/stores/types.js';
+import type { Checkpoint } from '../../stores/types.js';
 import { expectCode, type StoreHandle } from './helpers.js';
 
 function checkpoint(
