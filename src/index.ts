@@ -66,7 +66,7 @@ export type { ChatEnvelope } from './threads/serialization.js';
 export { budgetedView, estimateTokens } from './threads/view.js';
 export type { TokenEstimator, ViewOptions } from './threads/view.js';
 export { WorkflowThread, WORKFLOW_SCHEMA_VERSION } from './ensembles/workflowThread.js';
-export type { ExecutionState, WorkflowState, WorkflowStep } from './ensembles/workflowThread.js';
+export type { WorkflowState } from './ensembles/workflowThread.js';
 export { ThreadSession } from './threads/threadSession.js';
 export type { ThreadSessionOptions } from './threads/threadSession.js';
 
