@@ -32,11 +32,14 @@ export class RunCheckpoints {
     return this.#elapsedBefore + Math.round(performance.now() - this.#started);
   }
 
-  /** Saves the working head (a snapshot taken now) after the saves already asked for. */
-  save(label: string): Promise<void> {
+  /**
+   * Saves the working head (a snapshot taken now) after the saves already asked for; `checkpoint`
+   * false skips the store checkpoint (saves within a step: resume needs only the head).
+   */
+  save(label: string, checkpoint = true): Promise<void> {
     this.head.data.elapsed_ms = this.elapsedMs();
     const snapshot = structuredClone(this.head);
-    return this.#enqueue(() => this.workflow.save(snapshot, label));
+    return this.#enqueue(() => this.workflow.save(snapshot, label, checkpoint));
   }
 
   /** Appends `turns` to the run's log and saves the working head, which counts them. */

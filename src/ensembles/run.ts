@@ -29,7 +29,7 @@ import type { CompletionReason, ConversationResult, EnsembleRunFailure } from '.
 import { holdRunLease } from './runLease.js';
 import type { Ensemble } from './schema.js';
 import { createBook, planStep, SchedulingError } from './scheduler.js';
-import { commitStep, openStep, runStep } from './step.js';
+import { prepareStep, recordStep, runStep } from './step.js';
 import type { StepContext } from './step.js';
 import { createConversationState } from './state.js';
 import { WorkflowThread } from './workflowThread.js';
@@ -198,42 +198,63 @@ async function runHeld(
     return result;
   };
 
-  for (;;) {
-    if (lease?.lost) throw leaseLost(runId);
-    let step = checkpoints.head.execution.currentStep;
-    if (!step) {
-      throwIfInterrupted(options.signal, runId);
-      if (performance.now() >= deadline) return finish('timeout');
-      let plan;
-      try {
-        plan = planStep(ensemble, conversation, data.book);
-      } catch (error) {
-        if (error instanceof SchedulingError)
-          return finish('error', { agent: error.agent, message: error.message });
-        throw error;
-      }
-      // Conditions count against the run's time.
-      if (performance.now() >= deadline) return finish('timeout');
-      if (plan.ready.length === 0) {
-        return finish(
+  /** What comes next from the committed state: a finish, or the agents of the next step. */
+  const decide = ():
+    { finish: CompletionReason; failure?: EnsembleRunFailure } | { agents: string[] } => {
+    throwIfInterrupted(options.signal, runId);
+    if (performance.now() >= deadline) return { finish: 'timeout' };
+    let plan;
+    try {
+      plan = planStep(ensemble, conversation, data.book);
+    } catch (error) {
+      if (error instanceof SchedulingError)
+        return { finish: 'error', failure: { agent: error.agent, message: error.message } };
+      throw error;
+    }
+    // Conditions count against the run's time.
+    if (performance.now() >= deadline) return { finish: 'timeout' };
+    if (plan.ready.length === 0)
+      return {
+        finish:
           conversation.turn_count === 0
             ? 'no_runnable_agents'
             : plan.limited.length
               ? 'max_agent_executions'
               : 'completed',
-        );
-      }
-      const remaining = ensemble.conversation_limits.max_total_turns - conversation.turn_count;
-      if (remaining <= 0) return finish('max_total_turns');
-      step = await openStep(context, plan.ready.slice(0, remaining));
-    }
+      };
+    const remaining = ensemble.conversation_limits.max_total_turns - conversation.turn_count;
+    if (remaining <= 0) return { finish: 'max_total_turns' };
+    return { agents: plan.ready.slice(0, remaining) };
+  };
+
+  let step = checkpoints.head.execution.currentStep;
+  if (!step) {
+    const next = decide();
+    if ('finish' in next) return finish(next.finish, next.failure);
+    step = await prepareStep(context, next.agents);
+    await checkpoints.save(`step-${step.step}`, false);
+  }
+  for (;;) {
+    if (lease?.lost) throw leaseLost(runId);
     const { timedOut } = await runStep(context, step);
     // Interrupted mid-step: leave the step open (its finished agents saved) for resume.
     throwIfInterrupted(options.signal, runId);
     if (lease?.lost) throw leaseLost(runId);
-    const stop = await commitStep(context, step);
-    if (stop) return finish('error', stop);
-    if (timedOut) return finish('timeout');
+    const { turns, stop } = recordStep(context, step);
+    if (options.signal?.aborted) {
+      await checkpoints.commit(turns, `turn-${conversation.turn_count}`);
+      throwIfInterrupted(options.signal, runId);
+    }
+    // The step's turns and the next step's plan are saved in one write.
+    const next: ReturnType<typeof decide> = stop
+      ? { finish: 'error', failure: stop }
+      : timedOut
+        ? { finish: 'timeout' }
+        : decide();
+    if ('agents' in next) step = await prepareStep(context, next.agents);
+    await checkpoints.commit(turns, `turn-${conversation.turn_count}`);
+    for (const turn of turns) emit({ type: 'turn_recorded', turn, turn_count: turn.turn_number });
+    if ('finish' in next) return finish(next.finish, next.failure);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
- * One step of a run: plan it (which agents run, with which inputs, which are skipped by a
- * guard), run its unfinished agents in parallel, and commit it (turns in file order, the
+ * One step of a run: prepare it (which agents run, with which inputs, which are skipped by a
+ * guard), run its unfinished agents in parallel, and record it (turns in file order, the
  * scheduler's book, agent requests). Every finished agent is checkpointed at once when others
- * are still running, so that a resumed run re-runs only unfinished agents.
+ * are still running, so that a resumed run re-runs only unfinished agents. The run saves a
+ * step's turns together with the next step's plan, in one write.
  * @module
  */
 import path from 'node:path';
@@ -58,8 +59,11 @@ function notRun(status: 'skipped' | 'failed', error: string): AgentOutcome {
   };
 }
 
-/** Opens step `number` for `agents`: their inputs, and the outcomes of agents a guard skips. */
-export async function openStep(context: StepContext, agents: string[]): Promise<OpenStep> {
+/**
+ * Prepares the next step for `agents` in the working head (not saved): their inputs, and the
+ * outcomes of agents a guard skips.
+ */
+export async function prepareStep(context: StepContext, agents: string[]): Promise<OpenStep> {
   const { ensemble, conversation, checkpoints } = context;
   const step: OpenStep = {
     step: checkpoints.head.execution.step + 1,
@@ -91,7 +95,6 @@ export async function openStep(context: StepContext, agents: string[]): Promise<
     }
   }
   checkpoints.head.execution.currentStep = step;
-  await checkpoints.save(`step-${step.step}`);
   return step;
 }
 
@@ -146,7 +149,7 @@ export async function runStep(
           if (controller.signal.aborted && outcome.status === 'failed') return;
           step.finished[name] = outcome;
           // With other agents still running, checkpoint now; the last one is saved by the commit.
-          if (pending.length > 1) await checkpoints.save(`agent-${name}`);
+          if (pending.length > 1) await checkpoints.save(`agent-${name}`, false);
           emit({
             type: 'agent_finished',
             step: step.step,
@@ -167,15 +170,15 @@ export async function runStep(
 }
 
 /**
- * Commits the step: marks dependencies consumed, records its finished agents' turns in file
- * order, files their agent requests, and appends the turns to the run's log. Returns the first
- * failure of an agent whose `on_failure` is `stop`, if any.
+ * Records the step in the conversation and the working head (not saved): marks dependencies
+ * consumed, records its finished agents' turns in file order and files their agent requests.
+ * Returns the turns, and the first failure of an agent whose `on_failure` is `stop`, if any.
  */
-export async function commitStep(
+export function recordStep(
   context: StepContext,
   step: OpenStep,
-): Promise<EnsembleRunFailure | undefined> {
-  const { ensemble, checkpoints, conversation, emit } = context;
+): { turns: ConversationTurn[]; stop?: EnsembleRunFailure } {
+  const { ensemble, checkpoints, conversation } = context;
   const book = checkpoints.data.book;
   const before = {
     ...conversation,
@@ -207,7 +210,5 @@ export async function commitStep(
     conversation: headOf(conversation),
     execution: { step: step.step, currentStep: null },
   });
-  await checkpoints.commit(turns, `turn-${conversation.turn_count}`);
-  for (const turn of turns) emit({ type: 'turn_recorded', turn, turn_count: turn.turn_number });
-  return stop;
+  return { turns, ...(stop ? { stop } : {}) };
 }

@@ -247,8 +247,11 @@ export class WorkflowThread {
     return `${this.runId}::${name}`;
   }
 
-  /** Saves the head in the main thread's metadata and records a checkpoint labelled `label`. */
-  async save(state: WorkflowState, label = 'step'): Promise<void> {
+  /**
+   * Saves the head in the main thread's metadata and, unless `checkpoint` is false, records a
+   * store checkpoint labelled `label`.
+   */
+  async save(state: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
     const copy = structuredClone(state);
     await this.store.setMetadata(
       this.mainThreadId,
@@ -257,6 +260,7 @@ export class WorkflowThread {
     );
     this.#state = copy;
     this.#versions[this.mainThreadId] ??= 0;
+    if (!checkpoint) return;
     await this.store.putCheckpoint({
       checkpointId: `${this.runId}:${randomUUID()}`,
       chatId: this.runId,
