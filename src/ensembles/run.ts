@@ -5,9 +5,9 @@
  * turns in file order, so a resumed run (after a crash, even SIGKILL) re-runs only unfinished
  * agents and ends with the result an uninterrupted run gives.
  *
- * One process at a time runs a given run: when the store offers leases, the run holds the lease
- * `ensemble-run:{runId}` while it runs, and a second `runEnsemble` of the same run id is refused
- * with `LEASE_BUSY` (or waits `leaseWaitMs` for it).
+ * One caller at a time runs a given run: when the store offers leases, the run holds the lease
+ * `ensemble-run:{runId}` while it runs (see `runLease.ts`); a second resume of the same run waits
+ * up to `leaseWaitMs` and is then refused with `LEASE_BUSY`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -26,7 +26,7 @@ import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
 import { buildResult } from './result.js';
 import type { CompletionReason, ConversationResult, EnsembleRunFailure } from './result.js';
-import { holdRunLease } from './runLease.js';
+import { holdRunLease, RUN_LEASE_RESUME_WAIT_MS } from './runLease.js';
 import type { Ensemble } from './schema.js';
 import { createBook, planStep, SchedulingError } from './scheduler.js';
 import { prepareStep, recordStep, runStep } from './step.js';
@@ -62,7 +62,10 @@ export interface RunEnsembleOptions {
   formatPrompt?: PromptFormatter;
   /** Finds the ensembles `ensemble:` and `loop.body` name (default: beside the ensemble file). */
   resolveEnsemble?: ResolveEnsemble;
-  /** How long to wait for a run another caller is running (default 0: refuse at once). */
+  /**
+   * How long to wait for a run another caller is running before refusing with `LEASE_BUSY`
+   * (default: 0 for a new run; for a resume a little more than a lease's life, 6 s).
+   */
   leaseWaitMs?: number;
   /** Nesting depth of this run (set for sub-ensembles; default 0). */
   depth?: number;
@@ -88,7 +91,8 @@ export async function runEnsemble(
   const store = options.store ?? new MemoryStore();
   const runId =
     typeof options.resume === 'string' ? options.resume : (options.runId ?? randomUUID());
-  const lease = await holdRunLease(store, runId, options.leaseWaitMs ?? 0, options.signal);
+  const waitMs = options.leaseWaitMs ?? (options.resume ? RUN_LEASE_RESUME_WAIT_MS : 0);
+  const lease = await holdRunLease(store, runId, waitMs, options.signal);
   try {
     return await runHeld(ensemble, { ...options, store, runId }, lease);
   } finally {
@@ -236,6 +240,7 @@ async function runHeld(
   }
   for (;;) {
     if (lease?.lost) throw leaseLost(runId);
+    throwIfInterrupted(options.signal, runId);
     const { timedOut } = await runStep(context, step);
     // Interrupted mid-step: leave the step open (its finished agents saved) for resume.
     throwIfInterrupted(options.signal, runId);
@@ -260,7 +265,7 @@ async function runHeld(
 
 function leaseLost(runId: string): ColloquyError {
   return new ColloquyError(
-    'ENSEMBLE_RUN_ERROR',
+    'LEASE_BUSY',
     `Ensemble run ${runId} lost its lease (the store was unreachable longer than the lease lasts, ` +
       'and another caller may have taken the run over). This process stopped without saving further; ' +
       `resume it with: colloquy invoke FILE --resume ${runId}`,

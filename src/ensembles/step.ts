@@ -115,7 +115,8 @@ export async function runStep(
   });
   const controller = new AbortController();
   const onAbort = () => controller.abort();
-  context.signal?.addEventListener('abort', onAbort, { once: true });
+  if (context.signal?.aborted) controller.abort();
+  else context.signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(
     () => controller.abort(),
     Math.min(2 ** 31 - 1, Math.max(0, context.deadline - performance.now())),
