@@ -167,6 +167,22 @@ export type {
   RunEnsembleOptions,
 } from './ensembles/index.js';
 
+// Ensemble run state and engine (typed saved runs, schemas, run lease).
+export { readEnsembleRun, ensembleRunExists } from './ensembles/savedRun.js';
+export type { SavedEnsembleRun } from './ensembles/savedRun.js';
+export {
+  RUN_STATE_SCHEMA_VERSION,
+  agentOutcomeSchema,
+  conversationResultSchema,
+  conversationTurnSchema,
+  runDataSchema,
+  workflowStateSchema,
+} from './ensembles/runState.js';
+export type { AgentInput, AgentOutcome, RunData, TurnStatus } from './ensembles/runState.js';
+export { RunBusyError, RUN_LEASE_TTL_MS } from './ensembles/runLease.js';
+export type { PromptFormatter } from './ensembles/llmAgent.js';
+export type { ResolveEnsemble } from './ensembles/children.js';
+
 export { FileIndex } from './files/localIndex.js';
 export type { FileIndexOptions, IndexUpdate } from './files/localIndex.js';
 export { AgentFiles } from './files/agentFiles.js';
