@@ -35,7 +35,9 @@ export function walk(value: unknown, path: string[]): unknown {
         return null;
       }
     }
-    if (!current || typeof current !== 'object' || !Object.hasOwn(current, part)) return null;
+    if (!current || typeof current !== 'object') return null;
+    if (Array.isArray(current) ? !/^\d+$/.test(part) : !Object.hasOwn(current, part)) return null;
+    if (Array.isArray(current) && Number(part) >= current.length) return null;
     current = (current as Record<string, unknown>)[part];
   }
   return current ?? null;
