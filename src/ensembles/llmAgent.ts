@@ -18,6 +18,9 @@ import type { EnsembleAgent } from './schema.js';
 import type { AgentInput } from './runState.js';
 import type { EnsembleUsage } from './state.js';
 
+/** One Runner for every LLM agent of every run (it keeps no state between runs). */
+const runner = new Runner({ tracingDisabled: true });
+
 /** Options of {@link runLlmAgent}. */
 export interface LlmAgentOptions {
   agent: EnsembleAgent;
@@ -150,7 +153,7 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   let result;
   try {
-    result = await new Runner({ tracingDisabled: true }).run(sdkAgent, input, {
+    result = await runner.run(sdkAgent, input, {
       signal,
       maxTurns: 20,
     });
@@ -166,7 +169,10 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     );
   }
   const createdAt = new Date().toISOString();
-  const items: ThreadItem[] = result.history.slice(prior.length).map((item, i) => ({
+  // This turn's items: the user message and what the run produced (`result.history` would
+  // rebuild the whole conversation, a cost that grows with it).
+  const turnItems: AgentInputItem[] = [...input.slice(prior.length), ...result.output];
+  const items: ThreadItem[] = turnItems.map((item, i) => ({
     id: `${agent.name}-${prior.length + i}`,
     item,
     meta: {
