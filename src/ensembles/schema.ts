@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { checkCondition } from './conditions.js';
 
 /** Agent names: a letter or `_`, then letters, digits, `_` or `-` (usable in CEL as `state.name`). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -46,6 +47,20 @@ export const conversationSchema = z
 
 // ---- Execution fields (llm-orc ADR-013/014 and its control-flow keys; owned by the engine) ----
 
+/** A `when:`/`until:` predicate: llm-orc's `${ref}` notation, or a CEL condition checked here. */
+const predicate = z
+  .string()
+  .min(1)
+  .superRefine((value, context) => {
+    if (value.includes('${')) return;
+    const problem = checkCondition(value);
+    if (problem)
+      context.addIssue({
+        code: 'custom',
+        message: `invalid CEL at character ${problem.offset + 1}: ${problem.message}`,
+      });
+  });
+
 /** How a failing agent affects the run: `continue` (default) records it and goes on; `stop` ends the run. */
 export const onFailureSchema = z.enum(['continue', 'stop']);
 
@@ -55,7 +70,7 @@ export const loopSchema = z
     /** The ensemble run once per iteration (a name or path, like `ensemble:`). */
     body: z.string().min(1),
     /** A predicate over the body's output: `${field} == value`, `${field}`, or CEL over `output`. */
-    until: z.string().min(1),
+    until: predicate,
     max_iterations: z.number().int().positive(),
     /** `${field}` of the body's output fed to the next iteration as its input. */
     carry: z.string().min(1).optional(),
@@ -69,7 +84,7 @@ export const agentExecutionFields = {
   /** Select this key of the first dependency's output as the agent's input. */
   input_key: z.string().min(1).optional(),
   /** A guard: `${agent.field}`, `${agent.field} == value`, or a CEL condition; false skips the agent. */
-  when: z.string().min(1).optional(),
+  when: predicate.optional(),
   /** Run another ensemble as this agent (a name or a path relative to this file). */
   ensemble: z.string().min(1).optional(),
   loop: loopSchema.optional(),
