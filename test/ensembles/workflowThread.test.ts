@@ -177,3 +177,56 @@ describe('WorkflowThread', () => {
     expect(await store.readItems('run-7::w')).toHaveLength(1);
   });
 });
+
+describe('WorkflowThread: single writer and migration details', () => {
+  it('a second writer appending turns at the same position is refused by the store (ConflictError)', async () => {
+    const store = new MemoryStore();
+    const first = await WorkflowThread.create(store, 'race', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const second = await WorkflowThread.load(store, 'race');
+    await commitTurns(first, 1);
+    await expect(commitTurns(second!, 1)).rejects.toMatchObject({ code: 'THREAD_CONFLICT' });
+  });
+
+  it('migrating a v1 state whose history was already appended does not append it twice', async () => {
+    const store = new MemoryStore();
+    const v1 = {
+      schemaVersion: 1,
+      execution: { stepHistory: [{ step: 1, agents: ['a'] }], currentStep: null, nextSteps: [] },
+      conversation: {
+        turn_count: 1,
+        agent_execution_count: { a: 1 },
+        accumulated_context: { a: { n: 1 } },
+        conversation_history: [turn(1)],
+      },
+      data: data(),
+    };
+    await store.setMetadata('m::main', { kind: 'workflow', workflow: v1 }, 'm');
+    await WorkflowThread.load(store, 'm');
+    const again = await WorkflowThread.load(store, 'm');
+    expect((await store.getThread('m::main'))!.version).toBe(1);
+    expect(again!.history).toEqual([turn(1)]);
+    expect(again!.state.execution).toEqual({ step: 1, currentStep: null });
+  });
+
+  it('reads a sub-thread once from the store, then from what it wrote', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'cache', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    let reads = 0;
+    const readItems = store.readItems.bind(store);
+    store.readItems = async (...args) => {
+      reads += 1;
+      return readItems(...args);
+    };
+    await workflow.read('w');
+    await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
+    expect(await workflow.read('w')).toHaveLength(1);
+    expect(await workflow.version('w')).toBe(1);
+    expect(reads).toBe(1);
+  });
+});
