@@ -14,7 +14,7 @@
 //    `node -e 0`.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, Runner } from '@openai/agents-core';
@@ -46,21 +46,38 @@ async function bareRunner(turns: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** Time spent inside Runner.run (by the ensemble's LLM agents), accumulated while counting. */
+/** CPU milliseconds (user + system) since `since`. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * Wall and CPU time spent inside Runner.run (by the ensemble's LLM agents), accumulated while
+ * counting. The agent runs one call at a time, so the CPU used during a call is the Runner's.
+ */
 let inRunner = 0;
+let inRunnerCpu = 0;
 const originalRun = Runner.prototype.run;
 Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[]) {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   try {
     return await (originalRun as (...a: unknown[]) => Promise<unknown>).apply(this, args);
   } finally {
     inRunner += performance.now() - started;
+    inRunnerCpu += cpuMs(cpu);
   }
 } as typeof Runner.prototype.run;
 
-async function ensembleTurns(
-  turns: number,
-): Promise<{ ms: number; runnerMs: number; reason: string; count: number }> {
+async function ensembleTurns(turns: number): Promise<{
+  ms: number;
+  runnerMs: number;
+  cpuMs: number;
+  runnerCpuMs: number;
+  reason: string;
+  count: number;
+}> {
   const ensemble = parseEnsemble(
     `name: loop\nagents:\n  - name: talker\n    model_profile: p\n    system_prompt: x\n` +
       `    depends_on: [{ agent_name: talker, condition: 'true', max_executions: ${turns + 1} }]\n` +
@@ -71,11 +88,15 @@ async function ensembleTurns(
   const store = new SqliteStore({ path: path.join(dir, `turns-${turns}-${Date.now()}.db`) });
   try {
     inRunner = 0;
+    inRunnerCpu = 0;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const result = await runEnsemble(ensemble, { store, createModel: model, input: 'go' });
     return {
       ms: performance.now() - started,
       runnerMs: inRunner,
+      cpuMs: cpuMs(cpu),
+      runnerCpuMs: inRunnerCpu,
       reason: result.completion_reason,
       count: result.turn_count,
     };
@@ -88,23 +109,28 @@ async function perTurnOverhead(): Promise<void> {
   await ensembleTurns(20); // warm-up (module loading, JIT)
   await bareRunner(20);
   const overheads: number[] = [];
+  const cpuOverheads: number[] = [];
   for (const turns of TURN_COUNTS) {
     const baseline = await bareRunner(turns);
     const run = await ensembleTurns(turns);
     const overhead = (run.ms - run.runnerMs) / turns;
+    const cpuOverhead = (run.cpuMs - run.runnerCpuMs) / turns;
     overheads.push(overhead);
+    cpuOverheads.push(cpuOverhead);
     console.log(
       `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
         `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn ` +
-        `(bare Runner, same calls, separately: ${baseline.toFixed(0)} ms)`,
+        `(CPU: ${cpuOverhead.toFixed(3)} ms/turn); bare Runner, same calls, separately: ${baseline.toFixed(0)} ms`,
     );
   }
   if (overheads.length > 1) {
     const growth = overheads.at(-1)! / overheads[0]!;
     console.log(
       `growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns: ${growth.toFixed(2)}x (target <= 1.5x); ` +
-        `overhead at ${TURN_COUNTS.at(-1)}: ${overheads.at(-1)!.toFixed(3)} ms/turn (target <= 1 ms)`,
+        `overhead at ${TURN_COUNTS.at(-1)}: ${overheads.at(-1)!.toFixed(3)} ms/turn (target <= 1 ms); ` +
+        `CPU growth ${(cpuOverheads.at(-1)! / cpuOverheads[0]!).toFixed(2)}x`,
     );
+    console.log(`load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
   }
 }
 
