@@ -66,7 +66,23 @@ export function childRunner(options: {
     signal: AbortSignal,
   ) => {
     const resume = (await options.store.getThread(mainThreadId(runId))) !== null;
-    return options.run(ensemble, { runId, resume, input, signal, depth: options.depth + 1 });
+    try {
+      return await options.run(ensemble, {
+        runId,
+        resume,
+        input,
+        signal,
+        depth: options.depth + 1,
+      });
+    } catch (error) {
+      // Stopped with its parent's step (timeout, cancellation): the child is left resumable,
+      // and for the parent this agent did not finish.
+      if (signal.aborted)
+        throw new AgentRunError(ensemble.name, 'the run was stopped while this sub-ensemble ran.', {
+          cause: error,
+        });
+      throw error;
+    }
   };
   const resolve = async (agentName: string, reference: string): Promise<Ensemble> => {
     if (options.depth + 1 > MAX_ENSEMBLE_DEPTH)

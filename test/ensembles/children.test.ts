@@ -192,3 +192,24 @@ describe('sub-ensembles and loops in a run', () => {
     expect(readFileSync(path.join(dir, 'runs.log'), 'utf8')).toBe('x\n');
   });
 });
+
+describe('a sub-ensemble still running when the parent times out', () => {
+  it('ends the parent with timeout (not an error), leaving the child resumable', async () => {
+    const dir = tempDir();
+    const slow = writeScript(
+      dir,
+      'slow.js',
+      `setTimeout(() => reply({ success: true, data: {} }), 3000);`,
+    );
+    write(dir, 'child', `name: child\nagents:\n  - { name: c, script: ${slow} }\n`);
+    const parent = write(
+      dir,
+      'parent',
+      `name: parent\nagents:\n  - { name: sub, ensemble: child }\nconversation_limits: { timeout_seconds: 0.8 }\n`,
+    );
+    const store = new MemoryStore();
+    const run = await runEnsemble(await loadEnsemble(parent), { store, runId: 'p' });
+    expect([run.completion_reason, run.turn_count, run.error]).toEqual(['timeout', 0, undefined]);
+    expect(await store.getThread('p/sub/1::main')).not.toBeNull();
+  });
+});
