@@ -40,7 +40,7 @@ describe('conditions: evaluation is bounded in time', () => {
     expect(() =>
       compileCondition('state.a.w.exists(x, state.a.s.contains(x))')(ctx({ a: { w, s } })),
     ).toThrow(/iterates over a context of \d+ items with strings of up to 1000000 characters/);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('still evaluates comprehensions over moderate contexts', () => {
@@ -59,28 +59,28 @@ describe('conditions: evaluation is bounded in time', () => {
 
   it('time spent in conditions counts against the run: past its timeout it ends with timeout', async () => {
     const dir = tempDir();
-    // Each evaluation takes some 15-50 ms (4,000 items against a 5,000-character string, under
-    // the cost bound) and is false; 60 agents wait on it, so planning step 2 outlasts the
-    // 0.5 s timeout. The run must say timeout, not completed.
+    // Each evaluation takes some 10-50 ms (4,900 items against a 5,000-character string, just
+    // under the cost bound) and is false; 200 agents wait on it, so planning step 2 outlasts the
+    // 1 s timeout. The run must say timeout, not completed.
     const source = writeScript(
       dir,
       'source.js',
-      `reply({ success: true, data: { w: Array.from({ length: 4000 }, (_, i) => 'w' + i), s: 'z'.repeat(5000) } });`,
+      `reply({ success: true, data: { w: Array.from({ length: 4900 }, (_, i) => 'w' + i), s: 'z'.repeat(5000) } });`,
     );
     const ok = writeScript(dir, 'ok.js', `reply({ success: true, data: {} });`);
     const waiting = Array.from(
-      { length: 60 },
+      { length: 200 },
       (_, i) =>
         `  - { name: d${i}, script: ${ok}, depends_on: [{ agent_name: source, condition: 'state.source.w.exists(x, state.source.s.contains(x))' }] }`,
     ).join('\n');
     const started = performance.now();
     const result = await runEnsemble(
       ensembleFrom(
-        `name: slow-conditions\nagents:\n  - { name: source, script: ${source} }\n${waiting}\nconversation_limits: { timeout_seconds: 0.5 }\n`,
+        `name: slow-conditions\nagents:\n  - { name: source, script: ${source} }\n${waiting}\nconversation_limits: { timeout_seconds: 1 }\n`,
         dir,
       ),
     );
     expect([result.completion_reason, result.turn_count]).toEqual(['timeout', 1]);
-    expect(performance.now() - started).toBeGreaterThan(500);
+    expect(performance.now() - started).toBeGreaterThan(1000);
   });
 });
