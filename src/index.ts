@@ -65,7 +65,7 @@ export type { ChatEnvelope } from './threads/serialization.js';
 export { budgetedView, estimateTokens } from './threads/view.js';
 export type { TokenEstimator, ViewOptions } from './threads/view.js';
 export { WorkflowThread, WORKFLOW_SCHEMA_VERSION } from './ensembles/workflowThread.js';
-export type { ExecutionState, WorkflowState, WorkflowStep } from './ensembles/workflowThread.js';
+export type { WorkflowState } from './ensembles/workflowThread.js';
 export { ThreadSession } from './threads/threadSession.js';
 export type { ThreadSessionOptions } from './threads/threadSession.js';
 
@@ -220,6 +220,22 @@ export type {
 } from './ensembles/inputHandlers.js';
 export type { AgentModel, CreateModel } from './ensembles/agentModels.js';
 export type { EnsembleEvent } from './ensembles/events.js';
+
+// Ensemble run state and engine (typed saved runs, schemas, run lease).
+export { readEnsembleRun, ensembleRunExists } from './ensembles/savedRun.js';
+export type { SavedEnsembleRun } from './ensembles/savedRun.js';
+export {
+  RUN_STATE_SCHEMA_VERSION,
+  agentOutcomeSchema,
+  conversationResultSchema,
+  conversationTurnSchema,
+  runDataSchema,
+  workflowStateSchema,
+} from './ensembles/runState.js';
+export type { AgentInput, AgentOutcome, RunData, TurnStatus } from './ensembles/runState.js';
+export { RunBusyError, RUN_LEASE_TTL_MS } from './ensembles/runLease.js';
+export type { PromptFormatter } from './ensembles/llmAgent.js';
+export type { ResolveEnsemble } from './ensembles/children.js';
 
 export { FileIndex } from './files/localIndex.js';
 export type { FileIndexOptions, IndexUpdate } from './files/localIndex.js';

@@ -33,14 +33,14 @@ export interface AgentModel {
   settings?: ModelSettings;
 }
 
-const RESUME_REQUEST = {
+const RESUME_REQUEST: ModelRequest = {
   input: 'resume',
   modelSettings: {},
   tools: [],
   outputType: 'text',
   handoffs: [],
   tracing: false,
-} as unknown as ModelRequest;
+};
 
 /** Hands out one model per agent for one run. */
 export class AgentModels {

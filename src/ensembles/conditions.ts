@@ -1,13 +1,16 @@
 /**
- * Dependency conditions: CEL expressions (`@marcbachmann/cel-js`) over exactly four variables,
- * `state` (accumulated_context), `turn` (turns so far), `outputs` (each agent's latest output) and
- * `executions` (runs per agent). Nothing else is reachable: no host functions are registered, and
+ * Dependency conditions: CEL expressions (`@marcbachmann/cel-js`) over exactly five variables,
+ * `state` (accumulated_context), `turn` (turns so far), `outputs` (each agent's latest output),
+ * `executions` (runs per agent) and `failures` (agents whose latest run failed, with the error). Nothing else is reachable: no host functions are registered, and
  * CEL has no loops, I/O or property access outside the given maps.
  *
  * Evaluation cannot hang: expressions are capped in length and AST size, comprehension macros
  * (`all`, `exists`, `map`, ...) cannot nest, `matches()` (regular expressions, which can
- * backtrack) is refused, and the context is capped in size. Every integral number is passed as a
- * CEL `int`, so `state.count + 1 == 3` works.
+ * backtrack) is refused, and the context is capped in size. A comprehension's cost (items it
+ * may visit times the longest string it may scan) is bounded before it runs, so one evaluation
+ * takes milliseconds, not seconds. Objects are passed as CEL maps (JS `Map`s), so keys such as
+ * `constructor` or `__proto__` are plain data. Every integral number is passed as a CEL `int`, so
+ * `state.count + 1 == 3` works.
  * @module
  */
 import { Environment } from '@marcbachmann/cel-js';
@@ -20,6 +23,8 @@ export interface ConditionContext {
   turn: number;
   outputs: Record<string, unknown>;
   executions: Record<string, number>;
+  /** Agents whose latest run failed, with the error message (default: none). */
+  failures?: Record<string, string>;
 }
 
 /** A syntax or type problem in a condition, with its 0-based offset in the expression. */
@@ -46,6 +51,10 @@ export const CONDITION_LIMITS = {
   /** Values (scalars, list items, map entries) in the whole context. */
   maxContextValues: 20_000,
   maxContextDepth: 32,
+  /** Characters of all strings in the context together. */
+  maxContextChars: 8 * 1024 * 1024,
+  /** Items a comprehension may visit times the longest string in the context. */
+  maxComprehensionCost: 50_000_000,
 } as const;
 
 const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
@@ -65,6 +74,7 @@ environment.registerVariable('state', 'map');
 environment.registerVariable('turn', 'int');
 environment.registerVariable('outputs', 'map');
 environment.registerVariable('executions', 'map');
+environment.registerVariable('failures', 'map');
 
 function offsetOf(error: unknown): number {
   const e = error as { node?: { pos?: number }; range?: { start?: number } };
@@ -134,7 +144,7 @@ export function checkCondition(expression: string): ConditionProblem | null {
   if (!checked.valid) {
     return {
       offset: offsetOf(checked.error),
-      message: `${summaryOf(checked.error)} (conditions can use only state, turn, outputs and executions)`,
+      message: `${summaryOf(checked.error)} (conditions can use only state, turn, outputs, executions and failures)`,
     };
   }
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
@@ -146,8 +156,16 @@ export function checkCondition(expression: string): ConditionProblem | null {
   return null;
 }
 
-/** Converts a JSON-like value for CEL (integers become `int`) and enforces the size caps. */
-function toCel(value: unknown, budget: { left: number }, depth: number): unknown {
+/** What converting a context measured. */
+interface Budget {
+  left: number;
+  chars: number;
+  longest: number;
+  items: number;
+}
+
+/** Converts a JSON-like value for CEL (integers become `int`, objects `Map`s) within the caps. */
+function toCel(value: unknown, budget: Budget, depth: number): unknown {
   if (--budget.left < 0) {
     throw new ConditionError(
       `The condition context holds more than ${CONDITION_LIMITS.maxContextValues} values. ` +
@@ -159,12 +177,66 @@ function toCel(value: unknown, budget: { left: number }, depth: number): unknown
       `The condition context is nested deeper than ${CONDITION_LIMITS.maxContextDepth} levels. Flatten the agents' outputs.`,
     );
   }
+  if (typeof value === 'string') {
+    budget.chars += value.length;
+    budget.longest = Math.max(budget.longest, value.length);
+    if (budget.chars > CONDITION_LIMITS.maxContextChars)
+      throw new ConditionError(
+        `The condition context holds more than ${CONDITION_LIMITS.maxContextChars} characters of text. ` +
+          'Have agents return smaller outputs, or write a summary flag under a state_key and test that.',
+      );
+    return value;
+  }
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value === undefined ? null : value;
-  if (Array.isArray(value)) return value.map((item) => toCel(item, budget, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = toCel(item, budget, depth + 1);
+  if (Array.isArray(value)) {
+    budget.items += value.length;
+    return value.map((item) => toCel(item, budget, depth + 1));
+  }
+  const out = new Map<string, unknown>();
+  const entries = Object.entries(value);
+  budget.items += entries.length;
+  for (const [key, item] of entries) out.set(key, toCel(item, budget, depth + 1));
   return out;
+}
+
+/** The context as CEL values, with what it measured. */
+interface CelContext {
+  values: Record<string, unknown>;
+  budget: Budget;
+}
+
+const converted = new WeakMap<ConditionContext, CelContext>();
+
+/** Converts a context once (conditions of one scheduling pass share the same context object). */
+function celContext(context: ConditionContext): CelContext {
+  let entry = converted.get(context);
+  if (!entry) {
+    const budget: Budget = {
+      left: CONDITION_LIMITS.maxContextValues,
+      chars: 0,
+      longest: 0,
+      items: 0,
+    };
+    entry = {
+      budget,
+      values: {
+        state: toCel(context.state, budget, 0),
+        turn: BigInt(context.turn),
+        outputs: toCel(context.outputs, budget, 0),
+        executions: toCel(context.executions, budget, 0),
+        failures: toCel(context.failures ?? {}, budget, 0),
+      },
+    };
+    converted.set(context, entry);
+  }
+  return entry;
+}
+
+function hasComprehension(node: ASTNode): boolean {
+  const name = node.op === 'rcall' ? (node.args[0] as string) : undefined;
+  if (name !== undefined && COMPREHENSIONS.has(name)) return true;
+  return children(node).some(hasComprehension);
 }
 
 /**
@@ -185,17 +257,20 @@ export function compileCondition(expression: string): CompiledCondition {
     );
   }
   const evaluate = environment.parse(expression);
+  const comprehension = hasComprehension(evaluate.ast);
   return (context) => {
-    const budget = { left: CONDITION_LIMITS.maxContextValues };
-    const celContext = {
-      state: toCel(context.state, budget, 0),
-      turn: BigInt(context.turn),
-      outputs: toCel(context.outputs, budget, 0),
-      executions: toCel(context.executions, budget, 0),
-    };
+    const { values, budget } = celContext(context);
+    const cost = budget.items * Math.max(1, budget.longest);
+    if (comprehension && cost > CONDITION_LIMITS.maxComprehensionCost) {
+      throw new ConditionError(
+        `Condition "${expression}" iterates over a context of ${budget.items} items with strings of up to ` +
+          `${budget.longest} characters; evaluating it could take seconds (limit ${CONDITION_LIMITS.maxComprehensionCost} item-characters). ` +
+          'Have the agent write a summary flag (e.g. state.review.found == true) and test that instead.',
+      );
+    }
     let value: unknown;
     try {
-      value = evaluate(celContext);
+      value = evaluate(values);
     } catch (error) {
       throw new ConditionError(
         `Condition "${expression}" failed at character ${offsetOf(error) + 1}: ${summaryOf(error)}. ` +
@@ -206,7 +281,11 @@ export function compileCondition(expression: string): CompiledCondition {
     if (typeof value !== 'boolean') {
       const shown =
         JSON.stringify(value, (_key, item: unknown) =>
-          typeof item === 'bigint' ? Number(item) : item,
+          typeof item === 'bigint'
+            ? Number(item)
+            : item instanceof Map
+              ? Object.fromEntries(item)
+              : item,
         ) ?? String(value);
       throw new ConditionError(
         `Condition "${expression}" returned ${shown.slice(0, 200)}, not a boolean. Make it a comparison.`,

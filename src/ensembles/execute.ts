@@ -1,34 +1,41 @@
 /**
- * One agent execution inside a step: builds its input, runs the script or the LLM, asks the
- * input handler the agent's questions, and returns the outcome to checkpoint.
+ * One agent execution inside a step: runs the script, the LLM, the sub-ensemble or the loop
+ * (once per item for `fan_out`), asks the input handler the agent's questions, and returns the
+ * outcome to checkpoint. An agent's own failure (non-zero exit, `success: false`, a model error,
+ * its timeout, a bad reply) is an outcome with `status: 'failed'`, not an exception: the run
+ * decides (`on_failure`) whether to go on.
  * @module
  */
+import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
-import type { WorkflowThread } from './workflowThread.js';
+import { parseAgentRequests } from './agentRequests.js';
+import { ConditionError } from './conditions.js';
+import { fanOutItems } from './inputs.js';
 import type { InputHandler } from './inputHandlers.js';
+import type { PromptFormatter } from './llmAgent.js';
 import { runLlmAgent } from './llmAgent.js';
-import type { EnsembleAgent } from './schema.js';
+import type { AgentInput, AgentOutcome, AgentRequest } from './runState.js';
+import type { Ensemble, EnsembleAgent } from './schema.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
-import type {
-  AnsweredRequest,
-  ConversationState,
-  ConversationTurn,
-  EnsembleUsage,
-} from './state.js';
-import { latestOutputs } from './state.js';
+import type { AnsweredRequest, ConversationState, EnsembleUsage } from './state.js';
+import type { WorkflowThread } from './workflowThread.js';
 
-/** What an agent is given: the task and the latest output of each dependency that has one. */
-export interface AgentInput {
-  input: string;
-  context: Record<string, unknown>;
-}
+export { agentInput } from './inputs.js';
+export type { AgentInput, AgentOutcome };
 
-/** A finished agent execution, as checkpointed before its step commits: a turn without its place. */
-export type AgentOutcome = Omit<ConversationTurn, 'turn_number' | 'agent_name' | 'input_data'>;
+/** Runs an `ensemble:` or `loop:` agent (given by the run, which knows how to run ensembles). */
+export type ChildRunner = (options: {
+  agent: EnsembleAgent;
+  input: AgentInput;
+  /** Distinguishes runs of the same agent (its execution number, and fan-out index). */
+  instance: string;
+  signal: AbortSignal;
+}) => Promise<{ output: Record<string, unknown>; usage?: EnsembleUsage; failed?: string }>;
 
 /** Everything {@link executeAgent} needs. */
 export interface ExecuteAgentOptions {
   agent: EnsembleAgent;
+  ensemble: Ensemble;
   input: AgentInput;
   state: ConversationState;
   workflow: WorkflowThread;
@@ -38,39 +45,128 @@ export interface ExecuteAgentOptions {
   remainingMs: number;
   inputHandler?: InputHandler;
   model?: () => Promise<AgentModel>;
+  /** The prompt of LLM agents (default: Colloquy's, see `llmPrompt`). */
+  formatPrompt?: PromptFormatter;
+  runChild?: ChildRunner;
+  /** Fan-out instances run at once (default 8). */
+  concurrency?: number;
 }
 
-/** The input of an agent from the committed state. */
-export function agentInput(
-  agent: EnsembleAgent,
-  task: string,
-  state: ConversationState,
-): AgentInput {
-  const outputs = latestOutputs(state);
-  const context: Record<string, unknown> = {};
-  for (const dep of agent.depends_on) {
-    if (outputs[dep.agent_name] !== undefined) context[dep.agent_name] = outputs[dep.agent_name];
-  }
-  return { input: task, context };
+/** What one run of an agent produced, before timing is added. */
+interface Produced {
+  output: Record<string, unknown>;
+  stderr?: string;
+  usage?: EnsembleUsage;
+  agentRequests?: AgentRequest[];
+  failed?: string;
 }
 
-function priorRequests(agent: string, state: ConversationState): number {
-  return state.conversation_history
-    .filter((turn) => turn.agent_name === agent)
-    .reduce((sum, turn) => sum + (turn.input_requests?.length ?? 0), 0);
+/** Whether an error is the agent's own failure (recorded) rather than the run's (thrown). */
+function isAgentFailure(error: unknown): error is Error & { stderr?: string } {
+  return error instanceof AgentRunError || error instanceof ConditionError;
 }
 
-/** Runs one agent once. Rejects with AgentRunError when the agent fails. */
+/** Runs one agent once. Never rejects for the agent's own failure; see the module comment. */
 export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentOutcome> {
   const { agent, state, input } = options;
   const started = performance.now();
   const timestamp = new Date().toISOString();
+  const requests: AnsweredRequest[] = [];
+  let produced: Produced;
+  try {
+    if (input.input_error) throw new AgentRunError(agent.name, input.input_error);
+    produced = agent.fan_out
+      ? await runFanOut(options, requests)
+      : await runOnce(options, input, agent.name, requests);
+  } catch (error) {
+    if (!isAgentFailure(error)) throw error;
+    produced = {
+      output: {},
+      failed: error.message,
+      ...(error.stderr ? { stderr: error.stderr } : {}),
+    };
+  }
+  void state;
+  return {
+    output_data: produced.output,
+    execution_time: Math.round(performance.now() - started) / 1000,
+    timestamp,
+    ...(produced.failed !== undefined ? { status: 'failed' as const, error: produced.failed } : {}),
+    ...(produced.stderr ? { stderr: produced.stderr } : {}),
+    ...(produced.usage ? { usage: produced.usage } : {}),
+    ...(requests.length ? { input_requests: requests } : {}),
+    ...(produced.agentRequests?.length ? { agent_requests: produced.agentRequests } : {}),
+  };
+}
+
+/** Runs a fan_out agent once per item of its upstream array, in parallel; gathers in order. */
+async function runFanOut(
+  options: ExecuteAgentOptions,
+  requests: AnsweredRequest[],
+): Promise<Produced> {
+  const { agent, input } = options;
+  const items = fanOutItems(agent, options.state);
+  if (!Array.isArray(items)) throw new AgentRunError(agent.name, items.error);
+  const limit = pLimit(Math.max(1, options.concurrency ?? 8));
+  const runs = await Promise.all(
+    items.map((item, index) =>
+      limit(async () => {
+        const text = typeof item === 'string' ? item : JSON.stringify(item);
+        const instance: AgentInput = {
+          ...input,
+          input: text,
+          fan_out: { index, total: items.length, item },
+        };
+        try {
+          return await runOnce(options, instance, `${agent.name}#${index}`, requests);
+        } catch (error) {
+          if (!isAgentFailure(error)) throw error;
+          return { output: {}, failed: error.message } satisfies Produced;
+        }
+      }),
+    ),
+  );
+  const errors = runs.flatMap((run, index) =>
+    run.failed !== undefined ? [{ index, error: run.failed }] : [],
+  );
+  const usage = runs.reduce<EnsembleUsage | undefined>(
+    (sum, run) =>
+      run.usage
+        ? {
+            requests: (sum?.requests ?? 0) + run.usage.requests,
+            input_tokens: (sum?.input_tokens ?? 0) + run.usage.input_tokens,
+            output_tokens: (sum?.output_tokens ?? 0) + run.usage.output_tokens,
+            total_tokens: (sum?.total_tokens ?? 0) + run.usage.total_tokens,
+          }
+        : sum,
+    undefined,
+  );
+  return {
+    output: {
+      results: runs.map((run) => (run.failed !== undefined ? null : run.output)),
+      total: items.length,
+      ...(errors.length ? { errors } : {}),
+    },
+    ...(usage ? { usage } : {}),
+    ...(items.length > 0 && errors.length === items.length
+      ? { failed: `every one of its ${items.length} fan-out instances failed: ${errors[0]!.error}` }
+      : {}),
+  };
+}
+
+/** Runs the agent once with `input`; `thread` is its sub-thread (per fan-out instance). */
+async function runOnce(
+  options: ExecuteAgentOptions,
+  input: AgentInput,
+  thread: string,
+  requests: AnsweredRequest[],
+): Promise<Produced> {
+  const { agent, state } = options;
   const timeoutMs = Math.max(
     1,
     Math.floor(Math.min(options.remainingMs, (agent.timeout_seconds ?? Infinity) * 1000)),
   );
-  const requests: AnsweredRequest[] = [];
-  let index = priorRequests(agent.name, state);
+  let index = state.input_requests[agent.name] ?? 0;
   const ask = async (prompt: string, key = 'user_input'): Promise<string> => {
     if (!options.inputHandler) {
       throw new AgentRunError(
@@ -87,9 +183,12 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
     requests.push({ prompt, key, answer });
     return answer;
   };
-  let output: Record<string, unknown>;
-  let stderr: string | undefined;
-  let usage: EnsembleUsage | undefined;
+  if (agent.kind === 'ensemble' || agent.kind === 'loop') {
+    if (!options.runChild)
+      throw new AgentRunError(agent.name, 'sub-ensembles need runEnsemble to run them.');
+    const instance = `${(state.agent_execution_count[agent.name] ?? 0) + 1}${thread === agent.name ? '' : thread.slice(agent.name.length)}`;
+    return options.runChild({ agent, input, instance, signal: options.signal });
+  }
   if (agent.kind === 'script') {
     const run = await runScriptAgent({
       agent: agent.name,
@@ -108,34 +207,32 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
       timeoutMs,
       signal: options.signal,
     });
-    output = { ...(run.reply.data ?? {}) };
-    stderr = run.stderr || undefined;
-    for (const request of run.reply.agent_requests ?? []) {
-      const key = request.key ?? 'user_input';
-      output[key] = await ask(String(request.prompt), key);
-    }
-  } else {
-    const { model, profile, settings } = await options.model!();
-    const run = await runLlmAgent({
-      agent,
-      model,
-      profile,
-      settings,
-      workflow: options.workflow,
-      input,
-      signal: options.signal,
-      timeoutMs,
-      ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
-    });
-    output = run.data;
-    usage = run.usage;
+    const output: Record<string, unknown> = { ...(run.reply.data ?? {}) };
+    const parsed = parseAgentRequests(options.ensemble, run.reply.agent_requests);
+    if (parsed.error)
+      throw new AgentRunError(agent.name, parsed.error, { stderr: run.stderr || undefined });
+    for (const request of parsed.inputs)
+      output[request.key] = await ask(request.prompt, request.key);
+    return {
+      output,
+      ...(run.stderr ? { stderr: run.stderr } : {}),
+      ...(parsed.agents.length ? { agentRequests: parsed.agents } : {}),
+    };
   }
-  return {
-    output_data: output,
-    execution_time: Math.round(performance.now() - started) / 1000,
-    timestamp,
-    ...(stderr ? { stderr } : {}),
-    ...(usage ? { usage } : {}),
-    ...(requests.length ? { input_requests: requests } : {}),
-  };
+  const { model, profile, settings } = await options.model!();
+  const run = await runLlmAgent({
+    agent,
+    model,
+    profile,
+    settings,
+    workflow: options.workflow,
+    thread,
+    input,
+    formatPrompt: options.formatPrompt,
+    baseDir: options.baseDir,
+    signal: options.signal,
+    timeoutMs,
+    ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
+  });
+  return { output: run.data, usage: run.usage };
 }

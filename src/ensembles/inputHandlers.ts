@@ -7,10 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { Runner } from '@openai/agents-core';
+import { Agent, Runner } from '@openai/agents-core';
 import type { Model } from '@openai/agents-core';
 import { z } from 'zod';
-import { Agent } from '../agency/agent.js';
 import { ColloquyError } from '../errors.js';
 import { parseYamlWithSchema } from '../yamlErrors.js';
 import type { ConversationState } from './state.js';

@@ -1,19 +1,25 @@
 /**
- * LLM agents of an ensemble: a Colloquy `Agent` built from the agent's model profile, run through
+ * LLM agents of an ensemble: an SDK `Agent` built from the agent's model profile, run through
  * the SDK `Runner`. Each agent keeps its own sub-thread of the run's WorkflowThread, so that a
- * re-triggered agent sees its earlier turns.
+ * re-triggered agent sees its earlier turns. A `system_prompt` naming a `.md` file is read from
+ * the ensemble file's folder, whatever the current directory.
  * @module
  */
-import { Runner, tool } from '@openai/agents-core';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Agent, Runner, tool } from '@openai/agents-core';
 import type { AgentInputItem, Model, ModelSettings } from '@openai/agents-core';
 import { z } from 'zod';
-import { Agent } from '../agency/agent.js';
 import type { ModelProfile } from '../models/profile.js';
 import type { WorkflowThread } from './workflowThread.js';
 import type { ThreadItem } from '../stores/item.js';
 import { AgentRunError } from './scriptAgent.js';
 import type { EnsembleAgent } from './schema.js';
+import type { AgentInput } from './runState.js';
 import type { EnsembleUsage } from './state.js';
+
+/** One Runner for every LLM agent of every run (it keeps no state between runs). */
+const runner = new Runner({ tracingDisabled: true });
 
 /** Options of {@link runLlmAgent}. */
 export interface LlmAgentOptions {
@@ -23,8 +29,14 @@ export interface LlmAgentOptions {
   /** Call settings from the profile (retries, temperature, max tokens). */
   settings?: ModelSettings;
   workflow: WorkflowThread;
+  /** The sub-thread the agent's conversation lives in (default: its name). */
+  thread?: string;
   /** The task and the dependencies' outputs. */
-  input: { input: string; context: Record<string, unknown> };
+  input: AgentInput;
+  /** Builds the user message from the input (default {@link llmPrompt}). */
+  formatPrompt?: PromptFormatter;
+  /** The folder files named in the ensemble resolve from (default: the current directory). */
+  baseDir?: string;
   signal: AbortSignal;
   timeoutMs: number;
   /** Answers the `request_user_input` tool; without it the tool is not offered. */
@@ -37,12 +49,46 @@ export interface LlmAgentRun {
   usage: EnsembleUsage;
 }
 
-/** The message an LLM agent receives for one turn. */
-export function llmPrompt(input: { input: string; context: Record<string, unknown> }): string {
+/**
+ * Builds an LLM agent's user message from its input. This is the seam for other prompt formats
+ * (llm-orc's dependent-prompt format): pass one as `formatPrompt` of runEnsemble.
+ */
+export type PromptFormatter = (input: AgentInput, agent: EnsembleAgent) => string;
+
+/** The message an LLM agent receives for one turn (Colloquy's format). */
+export function llmPrompt(input: AgentInput): string {
   const context = Object.keys(input.context).length
     ? `\n\nOutputs of the agents you depend on (JSON):\n${JSON.stringify(input.context, null, 2)}`
     : '';
-  return `Task: ${input.input}${context}`;
+  const failed = input.failed
+    ? `\n\nThese agents you depend on failed:\n${JSON.stringify(input.failed, null, 2)}`
+    : '';
+  const requests = input.requests
+    ? `\n\nRequests from other agents (JSON):\n${JSON.stringify(input.requests, null, 2)}`
+    : '';
+  return `Task: ${input.input}${context}${failed}${requests}`;
+}
+
+/**
+ * The system prompt text: a one-line value ending in `.md` that names a file (relative to
+ * `baseDir`, the ensemble's folder) is read from it; other text is used as is.
+ */
+export function readSystemPrompt(value: string, agentName: string, baseDir: string): string {
+  const trimmed = value.trim();
+  if (!/\.md$/i.test(trimmed) || trimmed.includes('\n')) return value;
+  const file = path.resolve(baseDir, trimmed);
+  if (/\s/.test(trimmed) && !existsSync(file)) return value;
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a regular file');
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new AgentRunError(
+      agentName,
+      `its system_prompt file "${value}" could not be read (looked at ${file}: ${(error as Error).message}). ` +
+        "Create it, or fix the path: it is relative to the ensemble file's folder.",
+      { cause: error },
+    );
+  }
 }
 
 /** Parses a reply: a JSON object (optionally in a ```json fence) is the data; other text is `{ response }`. */
@@ -81,12 +127,17 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
         }),
       ]
     : [];
+  const baseDir = options.baseDir ?? process.cwd();
+  const thread = options.thread ?? agent.name;
   const sdkAgent = new Agent({
     name: agent.name,
-    instructions:
+    instructions: readSystemPrompt(
       agent.system_prompt ??
-      profile?.system_prompt ??
-      'You are one agent of a team. Do the task with the context given.',
+        profile?.system_prompt ??
+        'You are one agent of a team. Do the task with the context given.',
+      agent.name,
+      baseDir,
+    ),
     model: options.model,
     modelSettings: options.settings ?? {
       temperature: profile?.temperature,
@@ -94,15 +145,15 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     },
     tools,
   });
-  const prior = await workflow.read(agent.name);
+  const prior = await workflow.read(thread);
   const input: AgentInputItem[] = [
     ...prior.map((entry) => entry.item),
-    { role: 'user', content: llmPrompt(options.input) },
+    { role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) },
   ];
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   let result;
   try {
-    result = await new Runner({ tracingDisabled: true }).run(sdkAgent, input, {
+    result = await runner.run(sdkAgent, input, {
       signal,
       maxTurns: 20,
     });
@@ -118,7 +169,10 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     );
   }
   const createdAt = new Date().toISOString();
-  const items: ThreadItem[] = result.history.slice(prior.length).map((item, i) => ({
+  // This turn's items: the user message and what the run produced (`result.history` would
+  // rebuild the whole conversation, a cost that grows with it).
+  const turnItems: AgentInputItem[] = [...input.slice(prior.length), ...result.output];
+  const items: ThreadItem[] = turnItems.map((item, i) => ({
     id: `${agent.name}-${prior.length + i}`,
     item,
     meta: {
@@ -129,7 +183,7 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
       createdAt,
     },
   }));
-  if (items.length) await workflow.append(agent.name, items);
+  if (items.length) await workflow.append(thread, items);
   const usage = result.runContext.usage;
   return {
     data: parseLlmOutput(String(result.finalOutput ?? '')),

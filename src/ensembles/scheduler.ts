@@ -3,8 +3,11 @@
  * is pure, so a resumed run plans exactly what an uninterrupted one would.
  *
  * Rules, per agent in file order:
- * - An agent without dependencies runs once, at the start. An agent with
- *   `triggers_conversation: true` may also start before its dependencies have run.
+ * - An agent without dependencies runs on every step until it has run `conversation.max_turns`
+ *   times (default 1: once, at the start) or a limit stops the run. An agent with
+ *   `triggers_conversation: true` may also start once before its dependencies have run.
+ * - An agent another agent requested (an llm-orc AgentRequest, `target_agent_type`) runs in the
+ *   next step; that run receives every request waiting for it (in priority order).
  * - Otherwise it runs when its dependencies hold: a dependency holds when that agent has new
  *   output since this agent last ran, its condition (if any) is true, and it has triggered this
  *   agent fewer than `max_executions` times. Every `requires_all` dependency must hold, and when
@@ -16,14 +19,11 @@
 import type { CompiledCondition, ConditionContext } from './conditions.js';
 import { compileCondition, ConditionError } from './conditions.js';
 import type { Ensemble, EnsembleAgent, EnsembleDependency } from './schema.js';
+import type { SchedulerBook } from './runState.js';
 import type { ConversationState } from './state.js';
-import { latestOutputs } from './state.js';
+import { latestFailures, latestOutputs } from './state.js';
 
-/** Per agent and dependency: the dependency's run count when the agent last started, and triggers. */
-export interface SchedulerBook {
-  consumed: Record<string, Record<string, number>>;
-  triggers: Record<string, Record<string, number>>;
-}
+export type { SchedulerBook };
 
 /** What the next step should be. */
 export interface StepPlan {
@@ -45,7 +45,7 @@ export class SchedulingError extends ConditionError {
 
 /** An empty book. */
 export function createBook(): SchedulerBook {
-  return { consumed: {}, triggers: {} };
+  return { consumed: {}, triggers: {}, requests: {} };
 }
 
 const compiled = new Map<string, CompiledCondition>();
@@ -85,7 +85,8 @@ function wants(
   context: () => ConditionContext,
 ): 'run' | 'limited' | 'no' {
   const own = state.agent_execution_count[agent.name] ?? 0;
-  if (agent.depends_on.length === 0) return own === 0 ? 'run' : 'no';
+  if (book.requests[agent.name]?.length) return 'run';
+  if (agent.depends_on.length === 0) return own < agent.conversation.max_turns ? 'run' : 'no';
   if (own === 0 && agent.conversation.triggers_conversation) return 'run';
   let exhausted = false;
   const statusOf = (dep: EnsembleDependency) => {
@@ -116,6 +117,7 @@ export function conditionContext(state: ConversationState): ConditionContext {
     turn: state.turn_count,
     outputs: latestOutputs(state),
     executions: state.agent_execution_count,
+    failures: latestFailures(state),
   };
 }
 
@@ -151,6 +153,7 @@ export function markStarted(
 ): void {
   const agent = ensemble.agents.find((candidate) => candidate.name === agentName);
   if (!agent) return;
+  delete book.requests[agentName];
   const consumed = (book.consumed[agentName] ??= {});
   const triggers = (book.triggers[agentName] ??= {});
   for (const dep of agent.depends_on) {

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { checkCondition } from './conditions.js';
 
 /** Agent names: a letter or `_`, then letters, digits, `_` or `-` (usable in CEL as `state.name`). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -44,6 +45,96 @@ export const conversationSchema = z
   })
   .strict();
 
+// ---- Execution fields (llm-orc ADR-013/014 and its control-flow keys; owned by the engine) ----
+
+/** A `when:`/`until:` predicate: llm-orc's `${ref}` notation, or a CEL condition checked here. */
+const predicate = z
+  .string()
+  .min(1)
+  .superRefine((value, context) => {
+    if (value.includes('${')) return;
+    const problem = checkCondition(value);
+    if (problem)
+      context.addIssue({
+        code: 'custom',
+        message: `invalid CEL at character ${problem.offset + 1}: ${problem.message}`,
+      });
+  });
+
+/** How a failing agent affects the run: `continue` (default) records it and goes on; `stop` ends the run. */
+export const onFailureSchema = z.enum(['continue', 'stop']);
+
+/** A loop agent: runs the `body` ensemble until `until` holds, at most `max_iterations` times. */
+export const loopSchema = z
+  .object({
+    /** The ensemble run once per iteration (a name or path, like `ensemble:`). */
+    body: z.string().min(1),
+    /** A predicate over the body's output: `${field} == value`, `${field}`, or CEL over `output`. */
+    until: predicate,
+    max_iterations: z.number().int().positive(),
+    /** `${field}` of the body's output fed to the next iteration as its input. */
+    carry: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Execution keys of one agent. */
+export const agentExecutionFields = {
+  /** Run once per item of the first dependency's array output (after input_key), in parallel. */
+  fan_out: z.boolean().optional(),
+  /** Select this key of the first dependency's output as the agent's input. */
+  input_key: z.string().min(1).optional(),
+  /** A guard: `${agent.field}`, `${agent.field} == value`, or a CEL condition; false skips the agent. */
+  when: predicate.optional(),
+  /** Run another ensemble as this agent (a name or a path relative to this file). */
+  ensemble: z.string().min(1).optional(),
+  loop: loopSchema.optional(),
+  on_failure: onFailureSchema.optional(),
+};
+
+/** Execution keys of the ensemble. */
+export const ensembleExecutionFields = {
+  /** Default of agents' on_failure. */
+  on_failure: onFailureSchema.optional(),
+};
+
+/** The execution keys of a normalized agent. */
+export interface AgentExecution {
+  fan_out: boolean;
+  input_key?: string;
+  when?: string;
+  ensemble?: string;
+  loop?: z.output<typeof loopSchema>;
+  on_failure: 'continue' | 'stop';
+}
+
+/** Normalizes the execution keys of one agent (ensemble default for on_failure). */
+export function agentExecution(
+  agent: { [K in keyof typeof agentExecutionFields]?: z.output<(typeof agentExecutionFields)[K]> },
+  ensembleDefault: 'continue' | 'stop' | undefined,
+): AgentExecution {
+  return {
+    fan_out: agent.fan_out ?? false,
+    ...(agent.input_key !== undefined ? { input_key: agent.input_key } : {}),
+    ...(agent.when !== undefined ? { when: agent.when } : {}),
+    ...(agent.ensemble !== undefined ? { ensemble: agent.ensemble } : {}),
+    ...(agent.loop !== undefined ? { loop: agent.loop } : {}),
+    on_failure: agent.on_failure ?? ensembleDefault ?? 'continue',
+  };
+}
+
+/** The kind of an agent from its keys. */
+export function agentKind(agent: {
+  script?: string;
+  ensemble?: string;
+  loop?: unknown;
+}): 'script' | 'llm' | 'ensemble' | 'loop' {
+  if (agent.script !== undefined) return 'script';
+  if (agent.loop !== undefined) return 'loop';
+  if (agent.ensemble !== undefined) return 'ensemble';
+  return 'llm';
+}
+// ---- end of execution fields ----
+
 /** One agent as written in the file. Exactly one of `script` and `model_profile` (checked by validate). */
 export const agentSchema = z
   .object({
@@ -64,6 +155,7 @@ export const agentSchema = z
     conversation: conversationSchema.optional(),
     /** Free-form settings passed to script agents in `context.config`. */
     config: z.record(z.string(), z.unknown()).optional(),
+    ...agentExecutionFields,
   })
   .strict();
 
@@ -88,6 +180,7 @@ export const ensembleFileSchema = z
       max_agent_executions: {},
       timeout_seconds: 300,
     }),
+    ...ensembleExecutionFields,
   })
   .strict();
 
@@ -105,9 +198,9 @@ export interface EnsembleDependency {
 }
 
 /** An agent in its normalized form: aliases folded, defaults applied. */
-export interface EnsembleAgent {
+export interface EnsembleAgent extends AgentExecution {
   name: string;
-  kind: 'script' | 'llm';
+  kind: 'script' | 'llm' | 'ensemble' | 'loop';
   script?: string;
   model_profile?: string;
   system_prompt?: string;
@@ -151,7 +244,8 @@ export function normalizeEnsemble(
     file: where.file,
     agents: file.agents.map((agent) => ({
       name: agent.name,
-      kind: agent.script !== undefined ? 'script' : 'llm',
+      kind: agentKind(agent),
+      ...agentExecution(agent, file.on_failure),
       script: agent.script,
       model_profile: agent.model_profile,
       system_prompt: agent.system_prompt ?? agent.prompt,

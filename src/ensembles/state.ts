@@ -2,50 +2,24 @@
  * Conversation state: what an ensemble run knows after each turn. A turn is one finished agent
  * execution; its `turn_number` counts from 1. The shapes follow llm-orc's ConversationState and
  * ConversationTurn (snake_case), with `timestamp` as an ISO-8601 string.
+ *
+ * Everything a step needs (counts, latest outputs, usage) is kept up to date by
+ * {@link recordTurn}, so nothing scans `conversation_history`: a turn costs the same at turn
+ * 1,000 as at turn 10.
  * @module
  */
-import type { Ensemble } from './schema.js';
+import type {
+  AnsweredRequest,
+  ConversationHead,
+  ConversationTurn,
+  EnsembleUsage,
+  TurnStatus,
+} from './runState.js';
 
-/** Token usage summed over LLM calls. */
-export interface EnsembleUsage {
-  requests: number;
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-}
+export type { AnsweredRequest, ConversationTurn, EnsembleUsage, TurnStatus };
 
-/** A question an agent asked and the answer it got. */
-export interface AnsweredRequest {
-  prompt: string;
-  key: string;
-  answer: string;
-}
-
-/** The record of one agent execution. */
-export interface ConversationTurn {
-  turn_number: number;
-  agent_name: string;
-  /** What the agent was given: `{ input, context }`. */
-  input_data: Record<string, unknown>;
-  /** What it returned (`data` of a script's reply, or the parsed text of an LLM agent). */
-  output_data: Record<string, unknown>;
-  /** Seconds. */
-  execution_time: number;
-  /** ISO-8601. */
-  timestamp: string;
-  /** A script agent's stderr, when it wrote any. */
-  stderr?: string;
-  /** LLM usage of this turn. */
-  usage?: EnsembleUsage;
-  /** Questions the agent asked through the input handler. */
-  input_requests?: AnsweredRequest[];
-}
-
-/** The state of a conversation. */
-export interface ConversationState {
-  turn_count: number;
-  agent_execution_count: Record<string, number>;
-  accumulated_context: Record<string, unknown>;
+/** The state of a conversation: the saved head plus the history (kept in memory, saved as items). */
+export interface ConversationState extends ConversationHead {
   conversation_history: ConversationTurn[];
 }
 
@@ -57,8 +31,20 @@ export function createConversationState(
     turn_count: 0,
     agent_execution_count: {},
     accumulated_context: { ...initialContext },
+    latest_outputs: {},
+    latest_status: {},
+    usage: emptyUsage(),
+    model_requests: {},
+    input_requests: {},
+    failed_agents: [],
     conversation_history: [],
   };
+}
+
+/** The bounded part of a state, as saved (a deep copy). */
+export function headOf(state: ConversationState): ConversationHead {
+  const { conversation_history: _history, ...head } = state;
+  return structuredClone(head);
 }
 
 /** An all-zero usage. */
@@ -77,32 +63,53 @@ export function addUsage(a: EnsembleUsage, b: EnsembleUsage | undefined): Ensemb
   };
 }
 
-/** The usage summed over every turn of the history. */
+/** The usage summed over every turn. */
 export function totalUsage(state: ConversationState): EnsembleUsage {
-  return state.conversation_history.reduce((sum, turn) => addUsage(sum, turn.usage), emptyUsage());
+  return { ...state.usage };
 }
 
-/** Each agent's latest output, by agent name. */
+/** Each agent's latest successful output, by agent name. */
 export function latestOutputs(state: ConversationState): Record<string, Record<string, unknown>> {
-  const outputs: Record<string, Record<string, unknown>> = {};
-  for (const turn of state.conversation_history) outputs[turn.agent_name] = turn.output_data;
-  return outputs;
+  return state.latest_outputs;
+}
+
+/** Agents whose latest execution failed, with the error. */
+export function latestFailures(state: ConversationState): Record<string, string> {
+  const failures: Record<string, string> = {};
+  for (const [agent, entry] of Object.entries(state.latest_status))
+    if (entry.status === 'failed') failures[agent] = entry.error ?? 'failed';
+  return failures;
 }
 
 /**
- * Records a finished turn: increments the counts, appends the turn and writes the output to
- * `accumulated_context[state_key ?? agent name]`. Mutates and returns `state`.
+ * Records a finished turn: increments the counts, appends the turn and, when it succeeded, writes
+ * the output to `accumulated_context[stateKey ?? agent name]` (`stateKey`: the agent's
+ * `conversation.state_key`). A failed or skipped turn counts
+ * as an execution (dependents see it) but leaves the outputs as they were. Mutates and returns
+ * `state`.
  */
 export function recordTurn(
   state: ConversationState,
-  ensemble: Ensemble,
   turn: Omit<ConversationTurn, 'turn_number'>,
+  stateKey?: string,
 ): ConversationState {
+  const name = turn.agent_name;
   state.turn_count += 1;
-  state.agent_execution_count[turn.agent_name] =
-    (state.agent_execution_count[turn.agent_name] ?? 0) + 1;
+  state.agent_execution_count[name] = (state.agent_execution_count[name] ?? 0) + 1;
   state.conversation_history.push({ turn_number: state.turn_count, ...turn });
-  const agent = ensemble.agents.find((candidate) => candidate.name === turn.agent_name);
-  state.accumulated_context[agent?.conversation.state_key ?? turn.agent_name] = turn.output_data;
+  const status = turn.status ?? 'success';
+  if (status === 'success') {
+    state.accumulated_context[stateKey ?? name] = turn.output_data;
+    state.latest_outputs[name] = turn.output_data;
+    delete state.latest_status[name];
+  } else {
+    state.latest_status[name] = { status, ...(turn.error ? { error: turn.error } : {}) };
+    if (status === 'failed' && !state.failed_agents.includes(name)) state.failed_agents.push(name);
+  }
+  state.usage = addUsage(state.usage, turn.usage);
+  if (turn.usage)
+    state.model_requests[name] = (state.model_requests[name] ?? 0) + turn.usage.requests;
+  if (turn.input_requests?.length)
+    state.input_requests[name] = (state.input_requests[name] ?? 0) + turn.input_requests.length;
   return state;
 }

@@ -69,10 +69,16 @@ function checkAgent(
       [...at, 'model_profile'],
       'an agent has either script or model_profile, not both; remove one',
     );
-  } else if (!hasScript && !hasProfile) {
+  } else if (
+    !hasScript &&
+    !hasProfile &&
+    agent.ensemble === undefined &&
+    agent.loop === undefined
+  ) {
+    // (engine) `ensemble:` and `loop:` agents need neither script nor model_profile.
     report(
       [...at, 'name'],
-      `agent "${String(agent.name)}" needs exactly one of script (a command) or model_profile (a profile name)`,
+      `agent "${String(agent.name)}" needs exactly one of script (a command), model_profile (a profile name), ensemble or loop`,
     );
   }
   if (agent.type === 'script' && hasProfile)

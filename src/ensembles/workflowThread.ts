@@ -1,118 +1,171 @@
 /**
  * A workflow thread: one `main` thread plus one named sub-thread per participant, all filed under
- * one chat (the run id) in a {@link ThreadStore}. The workflow's execution state lives in the main
- * thread's metadata, and each save records a store checkpoint, so that loading the thread back is
- * how an interrupted run resumes.
+ * one chat (the run id) in a {@link ThreadStore}.
  *
- * Thread ids: `{runId}::main` and `{runId}::{name}`.
+ * The main thread is the run's append-only log: each committed turn is one item, at position
+ * `turn_number - 1`. Its metadata holds the bounded head of the run ({@link WorkflowState}),
+ * checked with its zod schema on load. Each save records a store checkpoint. Saving and
+ * committing cost the same whatever the length of the run: nothing rewrites earlier turns.
  *
- * Saved state changelog (`schemaVersion`):
- * - 1: first version: `execution { stepHistory, currentStep, nextSteps }`, `conversation`, `data`.
+ * Thread ids: `{runId}::main` and `{runId}::{name}`. Saved-state versions: see `runState.ts`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { SerializationError } from '../errors.js';
-import type { ConversationState } from './state.js';
-import type { ThreadStore } from '../stores/types.js';
 import type { ThreadItem } from '../stores/item.js';
+import type { ThreadStore } from '../stores/types.js';
+import type { ConversationTurn, RunData, WorkflowState, WorkflowStateV1 } from './runState.js';
+import {
+  conversationTurnSchema,
+  RUN_STATE_SCHEMA_VERSION,
+  workflowStateSchema,
+  workflowStateV1Schema,
+} from './runState.js';
+import type { ConversationState } from './state.js';
+import { createConversationState, headOf, recordTurn } from './state.js';
 
 /** The version of the saved state this code writes. */
-export const WORKFLOW_SCHEMA_VERSION = 1;
+export const WORKFLOW_SCHEMA_VERSION = RUN_STATE_SCHEMA_VERSION;
 
-/** One step of a workflow: the participants it runs and what each produced when finished. */
-export interface WorkflowStep {
-  /** 1-based step number. */
-  step: number;
-  /** Participants run in this step, in order. */
-  agents: string[];
-  /** Results of the participants that finished, by name. */
-  finished: Record<string, unknown>;
-  /** Inputs given to each participant, by name. */
-  inputs?: Record<string, unknown>;
-}
+export type { WorkflowState };
 
-/** Where a workflow is. */
-export interface ExecutionState {
-  /** Finished steps: their number and participants. */
-  stepHistory: { step: number; agents: string[] }[];
-  /** The step being run, or null between steps. */
-  currentStep: WorkflowStep | null;
-  /** Participants of the current step not yet finished. */
-  nextSteps: string[];
-}
-
-/** Everything a workflow saves. */
-export interface WorkflowState {
-  schemaVersion: number;
-  execution: ExecutionState;
-  conversation: ConversationState;
-  /** Free-form JSON the workflow owner keeps (status, inputs, bookkeeping). */
-  data: Record<string, unknown>;
-}
-
-const workflowStateSchema = z.object({
-  schemaVersion: z.literal(WORKFLOW_SCHEMA_VERSION),
-  execution: z.object({
-    stepHistory: z.array(z.object({ step: z.number(), agents: z.array(z.string()) })),
-    currentStep: z
-      .object({
-        step: z.number(),
-        agents: z.array(z.string()),
-        finished: z.record(z.string(), z.unknown()),
-        inputs: z.record(z.string(), z.unknown()).optional(),
-      })
-      .nullable(),
-    nextSteps: z.array(z.string()),
-  }),
-  conversation: z.object({
-    turn_count: z.number().int().nonnegative(),
-    agent_execution_count: z.record(z.string(), z.number()),
-    accumulated_context: z.record(z.string(), z.unknown()),
-    conversation_history: z.array(z.record(z.string(), z.unknown())),
-  }),
-  data: z.record(z.string(), z.unknown()),
-});
-
-/** Parses saved state (a main thread's metadata `workflow`), checking it with the schema. */
-export function workflowStateFromJSON(value: unknown, runId: string): WorkflowState {
-  const parsed = workflowStateSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new SerializationError(
-      `The saved state of workflow "${runId}" does not match schemaVersion ${WORKFLOW_SCHEMA_VERSION}: ${parsed.error.issues[0]?.message ?? 'invalid'} ` +
-        `at ${parsed.error.issues[0]?.path.join('.') ?? '?'}. It was written by another Colloquy version or edited; start a new run.`,
-    );
-  }
-  return parsed.data as unknown as WorkflowState;
+function invalid(runId: string, detail: string): SerializationError {
+  return new SerializationError(
+    `The saved state of ensemble run "${runId}" is invalid: ${detail}. ` +
+      `This Colloquy reads schemaVersion 1 and ${RUN_STATE_SCHEMA_VERSION}; the state was written ` +
+      'by another version or edited. Start a new run.',
+  );
 }
 
 /**
- * A thread with named sub-threads and a checkpointed execution state.
+ * Parses saved state (a main thread's metadata `workflow`) with the schema. A version-1 state is
+ * returned as such, with `migrated` holding its history (see {@link migrateV1}).
+ */
+export function workflowStateFromJSON(
+  value: unknown,
+  runId: string,
+): { state: WorkflowState; v1History?: ConversationTurn[] } {
+  const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version === 1) {
+    const parsed = workflowStateV1Schema.safeParse(value);
+    if (!parsed.success) throw invalid(runId, describe(parsed.error.issues));
+    return migrateV1(parsed.data);
+  }
+  const parsed = workflowStateSchema.safeParse(value);
+  if (!parsed.success) throw invalid(runId, describe(parsed.error.issues));
+  return { state: parsed.data };
+}
+
+function describe(issues: { message: string; path: PropertyKey[] }[]): string {
+  const issue = issues[0];
+  return issue ? `${issue.message} at ${issue.path.map(String).join('.') || '(root)'}` : 'invalid';
+}
+
+/** Rebuilds the head of a version-1 state by replaying its history. */
+export function migrateV1(v1: WorkflowStateV1): {
+  state: WorkflowState;
+  v1History: ConversationTurn[];
+} {
+  const conversation = createConversationState();
+  for (const { turn_number: _n, ...turn } of v1.conversation.conversation_history)
+    recordTurn(conversation, turn);
+  conversation.accumulated_context = v1.conversation.accumulated_context;
+  conversation.agent_execution_count = v1.conversation.agent_execution_count;
+  conversation.turn_count = v1.conversation.turn_count;
+  const { result, ...data } = v1.data;
+  const state: WorkflowState = {
+    schemaVersion: RUN_STATE_SCHEMA_VERSION,
+    execution: {
+      step: v1.execution.stepHistory.length,
+      currentStep: v1.execution.currentStep,
+    },
+    conversation: headOf(conversation),
+    data: {
+      ...data,
+      ...(result ? { result: withoutHistory(result) } : {}),
+    },
+  };
+  return { state, v1History: v1.conversation.conversation_history };
+}
+
+function withoutHistory<T extends { conversation_history: unknown }>(
+  value: T,
+): Omit<T, 'conversation_history'> {
+  const { conversation_history: _history, ...rest } = value;
+  return rest;
+}
+
+/** The main-thread item of a committed turn: its output as text, the whole turn in providerData. */
+export function turnItem(runId: string, turn: ConversationTurn): ThreadItem {
+  return {
+    id: `turn-${turn.turn_number}`,
+    item: {
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: JSON.stringify(turn.output_data) }],
+      providerData: { ensembleTurn: turn },
+    },
+    meta: {
+      agent: turn.agent_name,
+      callerAgent: null,
+      runId,
+      parentRunId: null,
+      createdAt: turn.timestamp,
+    },
+  };
+}
+
+/** The turn stored in a main-thread item; throws SerializationError when it is not one. */
+export function turnFromItem(runId: string, entry: ThreadItem, position: number): ConversationTurn {
+  const raw = (entry.item as { providerData?: Record<string, unknown> }).providerData?.ensembleTurn;
+  const parsed = conversationTurnSchema.safeParse(raw);
+  if (!parsed.success || parsed.data.turn_number !== position + 1)
+    throw invalid(
+      runId,
+      `item ${position} of the main thread is not turn ${position + 1} (${parsed.success ? `turn ${parsed.data.turn_number}` : describe(parsed.error.issues)})`,
+    );
+  return parsed.data;
+}
+
+/**
+ * A thread with named sub-threads, an append-only log of turns and a checkpointed head.
+ * One writer at a time (the run lease): it caches what it wrote.
  *
  * @example
  * ```ts
- * const workflow = await WorkflowThread.create(new MemoryStore(), 'run-1', { conversation: createConversationState() });
+ * const workflow = await WorkflowThread.create(new MemoryStore(), 'run-1', { conversation: createConversationState(), data });
  * await workflow.append('analyzer', [{ id: 'u1', item: { role: 'user', content: 'hi' } }]);
- * await workflow.save({ ...workflow.state, data: { status: 'running' } });
- * const again = await WorkflowThread.load(workflow.store, 'run-1'); // same state
+ * const again = await WorkflowThread.load(workflow.store, 'run-1'); // same state and history
  * ```
  */
 export class WorkflowThread {
   readonly store: ThreadStore;
   readonly runId: string;
   #state: WorkflowState;
+  readonly #history: ConversationTurn[];
+  readonly #versions: Record<string, number>;
+  readonly #items = new Map<string, ThreadItem[]>();
 
-  private constructor(store: ThreadStore, runId: string, state: WorkflowState) {
+  private constructor(
+    store: ThreadStore,
+    runId: string,
+    state: WorkflowState,
+    history: ConversationTurn[],
+    versions: Record<string, number>,
+  ) {
     this.store = store;
     this.runId = runId;
     this.#state = state;
+    this.#history = history;
+    this.#versions = versions;
   }
 
   /** Creates the main thread with an initial state. Throws if `runId` already has one. */
   static async create(
     store: ThreadStore,
     runId: string,
-    init: { conversation: ConversationState; data?: Record<string, unknown> },
+    init: { conversation: ConversationState; data: RunData },
   ): Promise<WorkflowThread> {
     if (await store.getThread(mainThreadId(runId))) {
       throw new SerializationError(
@@ -120,26 +173,68 @@ export class WorkflowThread {
       );
     }
     const state: WorkflowState = {
-      schemaVersion: WORKFLOW_SCHEMA_VERSION,
-      execution: { stepHistory: [], currentStep: null, nextSteps: [] },
-      conversation: init.conversation,
-      data: init.data ?? {},
+      schemaVersion: RUN_STATE_SCHEMA_VERSION,
+      execution: { step: 0, currentStep: null },
+      conversation: headOf(init.conversation),
+      data: init.data,
     };
-    const thread = new WorkflowThread(store, runId, state);
+    const thread = new WorkflowThread(store, runId, state, [], {});
     await thread.save(state, 'created');
     return thread;
   }
 
-  /** Loads a workflow saved in `store`, or returns null when there is none. */
+  /**
+   * Loads a workflow saved in `store` (null when there is none): validates the head, reads the
+   * turns, migrates a version-1 state, and cuts turns a crash left beyond the head.
+   */
   static async load(store: ThreadStore, runId: string): Promise<WorkflowThread | null> {
-    const record = await store.getThread(mainThreadId(runId));
+    const main = mainThreadId(runId);
+    const record = await store.getThread(main);
     if (!record) return null;
-    return new WorkflowThread(store, runId, workflowStateFromJSON(record.metadata.workflow, runId));
+    const { state, v1History } = workflowStateFromJSON(record.metadata.workflow, runId);
+    const versions: Record<string, number> = {};
+    for (const thread of await store.listThreads({ chatId: runId }))
+      versions[thread.threadId] = thread.version;
+    const thread = new WorkflowThread(store, runId, state, [], versions);
+    if (v1History) {
+      if (record.version === 0 && v1History.length)
+        await thread.#appendMain(v1History.map((turn) => turnItem(runId, turn)));
+      thread.#history.push(...v1History);
+      return thread;
+    }
+    const count = state.conversation.turn_count;
+    if (record.version > count) {
+      // A crash between appending a step's turns and saving the head: the step is still open
+      // in the head, and committing it again writes the same turns.
+      await store.reset(main, count);
+      versions[main] = count;
+    }
+    const items = await store.readItems(main);
+    if (items.length !== count)
+      throw invalid(
+        runId,
+        `the head counts ${count} turns but the main thread has ${items.length}`,
+      );
+    items.forEach((entry, position) => thread.#history.push(turnFromItem(runId, entry, position)));
+    return thread;
   }
 
-  /** The last saved state (a deep copy: change it and pass it to {@link save}). */
+  /** The last saved head (a deep copy: change it and pass it to {@link save}). */
   get state(): WorkflowState {
     return structuredClone(this.#state);
+  }
+
+  /** The committed turns, oldest first (do not mutate). */
+  get history(): readonly ConversationTurn[] {
+    return this.#history;
+  }
+
+  /** The conversation state of the last save: the head plus the committed turns. */
+  conversation(): ConversationState {
+    return {
+      ...structuredClone(this.#state.conversation),
+      conversation_history: [...this.#history],
+    };
   }
 
   /** The id of the main thread. */
@@ -152,8 +247,11 @@ export class WorkflowThread {
     return `${this.runId}::${name}`;
   }
 
-  /** Saves the state in the main thread's metadata and records a checkpoint labelled `label`. */
-  async save(state: WorkflowState, label = 'step'): Promise<void> {
+  /**
+   * Saves the head in the main thread's metadata and, unless `checkpoint` is false, records a
+   * store checkpoint labelled `label`.
+   */
+  async save(state: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
     const copy = structuredClone(state);
     await this.store.setMetadata(
       this.mainThreadId,
@@ -161,38 +259,78 @@ export class WorkflowThread {
       this.runId,
     );
     this.#state = copy;
-    const threads: Record<string, number> = {};
-    for (const record of await this.store.listThreads({ chatId: this.runId }))
-      threads[record.threadId] = record.version;
+    this.#versions[this.mainThreadId] ??= 0;
+    if (!checkpoint) return;
     await this.store.putCheckpoint({
       checkpointId: `${this.runId}:${randomUUID()}`,
       chatId: this.runId,
       label,
       createdAt: new Date().toISOString(),
-      threads,
+      threads: { ...this.#versions },
+    });
+  }
+
+  /**
+   * Commits turns: appends them to the main thread (refused with ConflictError if another writer
+   * appended since), then saves the head, whose `turn_count` must count them.
+   */
+  async commit(state: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
+    if (state.conversation.turn_count !== this.#history.length + turns.length)
+      throw invalid(this.runId, 'a commit whose head does not count its turns');
+    if (turns.length) await this.#appendMain(turns.map((turn) => turnItem(this.runId, turn)));
+    this.#history.push(...turns);
+    await this.save(state, label);
+  }
+
+  async #appendMain(items: ThreadItem[]): Promise<void> {
+    const id = this.mainThreadId;
+    this.#versions[id] = await this.store.append(id, items, {
+      expectedVersion: this.#versions[id] ?? 0,
+      chatId: this.runId,
     });
   }
 
   /** Appends items to a sub-thread; returns its new version. */
   async append(name: string, items: ThreadItem[]): Promise<number> {
     const id = this.threadId(name);
-    const version = (await this.store.getThread(id))?.version ?? 0;
-    return this.store.append(id, items, { expectedVersion: version, chatId: this.runId });
+    const version = await this.store.append(id, items, {
+      expectedVersion: await this.version(name),
+      chatId: this.runId,
+    });
+    this.#versions[id] = version;
+    this.#items.get(id)?.push(...items);
+    return version;
   }
 
   /** The items of a sub-thread. */
   async read(name: string): Promise<ThreadItem[]> {
-    return this.store.readItems(this.threadId(name));
+    const id = this.threadId(name);
+    let items = this.#items.get(id);
+    if (!items) {
+      items = await this.store.readItems(id);
+      this.#items.set(id, items);
+      this.#versions[id] = items.length;
+    }
+    return [...items];
   }
 
   /** The version of a sub-thread (0 when it has no items). */
   async version(name: string): Promise<number> {
-    return (await this.store.getThread(this.threadId(name)))?.version ?? 0;
+    const id = this.threadId(name);
+    const known = this.#versions[id];
+    if (known !== undefined) return known;
+    const version = (await this.store.getThread(id))?.version ?? 0;
+    this.#versions[id] = version;
+    return version;
   }
 
   /** Cuts a sub-thread back to `version` items (items written by an unfinished step). */
   async truncate(name: string, version: number): Promise<void> {
-    if ((await this.version(name)) > version) await this.store.reset(this.threadId(name), version);
+    if ((await this.version(name)) <= version) return;
+    const id = this.threadId(name);
+    await this.store.reset(id, version);
+    this.#versions[id] = version;
+    this.#items.get(id)?.splice(version);
   }
 }
 

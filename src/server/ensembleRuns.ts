@@ -15,7 +15,7 @@ import { runEnsemble } from '../ensembles/run.js';
 import type { Ensemble } from '../ensembles/schema.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import type { ThreadStore } from '../stores/types.js';
-import { WorkflowThread } from '../ensembles/workflowThread.js';
+import { ensembleRunExists, readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
 import { HttpError, notFound } from './errors.js';
 
@@ -80,7 +80,7 @@ export class EnsembleRuns {
   async start(name: string, options: StartRunOptions = {}): Promise<RunSummary> {
     const ensemble = await this.catalog.load(name);
     const runId = options.runId ?? `run_${randomUUID()}`;
-    if (this.#live.has(runId) || (await this.store.getThread(`${runId}::main`))) {
+    if (this.#live.has(runId) || (await ensembleRunExists(this.store, runId))) {
       throw new HttpError(
         409,
         'RUN_EXISTS',
@@ -180,16 +180,14 @@ export class EnsembleRuns {
   }
 
   async #saved(runId: string): Promise<RunSummary | null> {
-    const workflow = await WorkflowThread.load(this.store, runId);
-    if (!workflow) return null;
-    const { data, conversation } = workflow.state;
-    const result = data.result as ConversationResult | undefined;
+    const saved = await readEnsembleRun(this.store, runId);
+    if (!saved) return null;
     return {
       runId,
-      ensemble: String(data.ensemble),
-      status: data.status === 'finished' ? 'finished' : 'interrupted',
-      turnCount: conversation.turn_count,
-      ...(result ? { result } : {}),
+      ensemble: saved.ensemble,
+      status: saved.status === 'finished' ? 'finished' : 'interrupted',
+      turnCount: saved.turnCount,
+      ...(saved.result ? { result: saved.result } : {}),
     };
   }
 

@@ -107,10 +107,13 @@ describe('completion reasons and limits', () => {
     expect(result.turn_count).toBe(0);
   });
 
-  it('error: a failing agent ends the run, naming the agent and its message', async () => {
+  it('error: a failing agent with on_failure: stop ends the run, naming the agent and its message', async () => {
     const dir = tempDir();
     const bad = writeScript(dir, 'bad.js', `reply({ success: false, error: 'no data source' });`);
-    const ensemble = ensembleFrom(`name: e\nagents:\n  - { name: broken, script: ${bad} }\n`, dir);
+    const ensemble = ensembleFrom(
+      `name: e\nagents:\n  - { name: broken, script: ${bad}, on_failure: stop }\n`,
+      dir,
+    );
     const result = await runEnsemble(ensemble);
     expect(result.completion_reason).toBe('error');
     expect(result.error?.agent).toBe('broken');

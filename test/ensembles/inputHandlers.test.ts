@@ -43,8 +43,10 @@ describe('input handlers', () => {
     const result = await runEnsemble(
       ensembleFrom(`name: ask\nagents:\n  - { name: ask, script: ${asker} }\n`, dir),
     );
-    expect(result.completion_reason).toBe('error');
-    expect(result.error?.message).toMatch(
+    expect(result.completion_reason).toBe('completed');
+    expect(result.failed_agents).toEqual(['ask']);
+    expect(result.conversation_history[0]!.status).toBe('failed');
+    expect(result.conversation_history[0]!.error).toMatch(
       /asked for user input \("Name\?"\) but the run has no input handler/,
     );
   });

@@ -67,10 +67,10 @@ agents:
     expect(parseLlmOutput('plain')).toEqual({ response: 'plain' });
   });
 
-  it('a model error is an agent error', async () => {
+  it('a model error is an agent error (on_failure: stop ends the run with it)', async () => {
     const dir = tempDir();
     const result = await runEnsemble(
-      ensembleFrom('name: e\nagents:\n  - { name: w, model_profile: p }\n', dir),
+      ensembleFrom('name: e\non_failure: stop\nagents:\n  - { name: w, model_profile: p }\n', dir),
       {
         createModel: () => new ScriptedModel([{ error: 'rate limited' }]),
       },

@@ -1,17 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { createConversationState } from '../../src/ensembles/state.js';
-import { MemoryStore } from '../../src/stores/memory.js';
+import type { ConversationTurn, RunData } from '../../src/ensembles/runState.js';
+import { createBook } from '../../src/ensembles/scheduler.js';
+import { createConversationState, headOf, recordTurn } from '../../src/ensembles/state.js';
 import {
   mainThreadId,
+  turnFromItem,
+  turnItem,
   WorkflowThread,
   workflowStateFromJSON,
 } from '../../src/ensembles/workflowThread.js';
+import { MemoryStore } from '../../src/stores/memory.js';
+
+const data = (): RunData => ({
+  status: 'running',
+  ensemble: 'e',
+  input: 'task',
+  book: createBook(),
+  elapsed_ms: 0,
+});
+
+function turn(n: number, agent = 'a'): ConversationTurn {
+  return {
+    turn_number: n,
+    agent_name: agent,
+    input_data: { input: 'task', context: {} },
+    output_data: { n },
+    execution_time: 0.1,
+    timestamp: '2026-01-01T00:00:00.000Z',
+  };
+}
+
+/** Commits `count` turns one at a time, as a run does. */
+async function commitTurns(workflow: WorkflowThread, count: number): Promise<void> {
+  const conversation = workflow.conversation();
+  for (let i = 0; i < count; i++) {
+    const { turn_number: _n, ...rest } = turn(conversation.turn_count + 1);
+    recordTurn(conversation, rest);
+    const state = workflow.state;
+    state.conversation = headOf(conversation);
+    state.execution.step += 1;
+    await workflow.commit(state, [conversation.conversation_history.at(-1)!], `turn-${i}`);
+  }
+}
 
 describe('WorkflowThread', () => {
   it('keeps main and named sub-threads under the run id as chat', async () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-1', {
       conversation: createConversationState(),
+      data: data(),
     });
     await workflow.append('analyzer', [{ id: 'u1', item: { role: 'user', content: 'hi' } }]);
     expect(workflow.threadId('analyzer')).toBe('run-1::analyzer');
@@ -21,16 +58,19 @@ describe('WorkflowThread', () => {
     expect(await workflow.read('analyzer')).toHaveLength(1);
   });
 
-  it('saves the execution state in the main thread metadata, with a checkpoint per save', async () => {
+  it('saves the head in the main thread metadata, with a checkpoint per save', async () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-2', {
       conversation: createConversationState(),
-      data: { status: 'running' },
+      data: data(),
     });
     const next = workflow.state;
-    next.execution.currentStep = { step: 1, agents: ['a', 'b'], finished: { a: { ok: true } } };
-    next.execution.nextSteps = ['b'];
-    next.conversation.turn_count = 1;
+    next.execution.currentStep = {
+      step: 1,
+      agents: ['a', 'b'],
+      finished: { a: { output_data: { ok: true }, execution_time: 0, timestamp: 't' } },
+      inputs: {},
+    };
     await workflow.save(next, 'agent-a');
     const record = await store.getThread('run-2::main');
     expect((record!.metadata.workflow as { execution: unknown }).execution).toEqual(next.execution);
@@ -38,36 +78,155 @@ describe('WorkflowThread', () => {
     expect(checkpoints.map((checkpoint) => checkpoint.label)).toEqual(['created', 'agent-a']);
   });
 
-  it('loads back from the store (how a run resumes)', async () => {
+  it('commits turns as items of the main thread and loads them back in order', async () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-3', {
       conversation: createConversationState({ seed: 1 }),
+      data: data(),
     });
-    const next = workflow.state;
-    next.execution.stepHistory.push({ step: 1, agents: ['a'] });
-    await workflow.save(next);
+    await commitTurns(workflow, 3);
+    expect((await store.getThread('run-3::main'))!.version).toBe(3);
     const loaded = await WorkflowThread.load(store, 'run-3');
-    expect(loaded!.state).toEqual(next);
+    expect(loaded!.state).toEqual(workflow.state);
+    expect(loaded!.history.map((t) => t.output_data)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(loaded!.conversation().accumulated_context).toEqual({ seed: 1, a: { n: 3 } });
     expect(await WorkflowThread.load(store, 'missing')).toBeNull();
   });
 
-  it('refuses to create a run id twice and rejects state of another schema version', async () => {
+  it('a save writes the same amount at turn 300 as at turn 3 (the head does not hold the history)', async () => {
     const store = new MemoryStore();
-    await WorkflowThread.create(store, 'run-4', { conversation: createConversationState() });
-    await expect(
-      WorkflowThread.create(store, 'run-4', { conversation: createConversationState() }),
-    ).rejects.toThrow(/already exists/);
-    expect(() => workflowStateFromJSON({ schemaVersion: 99 }, 'run-4')).toThrow(/schemaVersion 1/);
+    const sizes: number[] = [];
+    const setMetadata = store.setMetadata.bind(store);
+    store.setMetadata = async (id, metadata, chat) => {
+      sizes.push(JSON.stringify(metadata).length);
+      return setMetadata(id, metadata, chat);
+    };
+    const workflow = await WorkflowThread.create(store, 'run-flat', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    await commitTurns(workflow, 300);
+    // Only the digits of the counters grow.
+    expect(sizes.at(-1)! - sizes[3]!).toBeLessThan(20);
   });
 
-  it('truncates a sub-thread back to a version', async () => {
+  it('cuts turns a crash appended beyond the head, so the open step commits them again', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'run-4', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    await commitTurns(workflow, 2);
+    // The crash: the turn was appended, the head was not saved.
+    await store.append('run-4::main', [turnItem('run-4', turn(3))], { expectedVersion: 2 });
+    const loaded = await WorkflowThread.load(store, 'run-4');
+    expect(loaded!.history).toHaveLength(2);
+    expect((await store.getThread('run-4::main'))!.version).toBe(2);
+  });
+
+  it('refuses to create a run id twice, a commit whose head miscounts, and unknown versions', async () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-5', {
       conversation: createConversationState(),
+      data: data(),
+    });
+    await expect(
+      WorkflowThread.create(store, 'run-5', {
+        conversation: createConversationState(),
+        data: data(),
+      }),
+    ).rejects.toThrow(/already exists/);
+    await expect(workflow.commit(workflow.state, [turn(1)], 'x')).rejects.toThrow(
+      /does not count its turns/,
+    );
+    expect(() => workflowStateFromJSON({ schemaVersion: 99 }, 'run-5')).toThrow(
+      /schemaVersion 1 and 2/,
+    );
+  });
+
+  it('refuses a main thread whose items are not the turns the head counts', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'run-6', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    await commitTurns(workflow, 1);
+    await store.reset('run-6::main', 0);
+    await expect(WorkflowThread.load(store, 'run-6')).rejects.toThrow(
+      /counts 1 turns but the main thread has 0/,
+    );
+    expect(() =>
+      turnFromItem('r', { id: 'x', item: { role: 'user', content: 'not a turn' } }, 0),
+    ).toThrow(/item 0 of the main thread is not turn 1/);
+    expect(() => turnFromItem('r', turnItem('r', turn(2)), 0)).toThrow(/turn 2/);
+  });
+
+  it('truncates a sub-thread back to a version, also in its cache', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'run-7', {
+      conversation: createConversationState(),
+      data: data(),
     });
     await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
+    expect(await workflow.read('w')).toHaveLength(1);
     await workflow.append('w', [{ id: '2', item: { role: 'user', content: 'b' } }]);
+    expect(await workflow.read('w')).toHaveLength(2);
     await workflow.truncate('w', 1);
     expect(await workflow.version('w')).toBe(1);
+    expect((await workflow.read('w')).map((entry) => entry.id)).toEqual(['1']);
+    expect(await store.readItems('run-7::w')).toHaveLength(1);
+  });
+});
+
+describe('WorkflowThread: single writer and migration details', () => {
+  it('a second writer appending turns at the same position is refused by the store (ConflictError)', async () => {
+    const store = new MemoryStore();
+    const first = await WorkflowThread.create(store, 'race', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const second = await WorkflowThread.load(store, 'race');
+    await commitTurns(first, 1);
+    await expect(commitTurns(second!, 1)).rejects.toMatchObject({ code: 'THREAD_CONFLICT' });
+  });
+
+  it('migrating a v1 state whose history was already appended does not append it twice', async () => {
+    const store = new MemoryStore();
+    const v1 = {
+      schemaVersion: 1,
+      execution: { stepHistory: [{ step: 1, agents: ['a'] }], currentStep: null, nextSteps: [] },
+      conversation: {
+        turn_count: 1,
+        agent_execution_count: { a: 1 },
+        accumulated_context: { a: { n: 1 } },
+        conversation_history: [turn(1)],
+      },
+      data: data(),
+    };
+    await store.setMetadata('m::main', { kind: 'workflow', workflow: v1 }, 'm');
+    await WorkflowThread.load(store, 'm');
+    const again = await WorkflowThread.load(store, 'm');
+    expect((await store.getThread('m::main'))!.version).toBe(1);
+    expect(again!.history).toEqual([turn(1)]);
+    expect(again!.state.execution).toEqual({ step: 1, currentStep: null });
+  });
+
+  it('reads a sub-thread once from the store, then from what it wrote', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'cache', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    let reads = 0;
+    const readItems = store.readItems.bind(store);
+    store.readItems = async (...args) => {
+      reads += 1;
+      return readItems(...args);
+    };
+    await workflow.read('w');
+    await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
+    expect(await workflow.read('w')).toHaveLength(1);
+    expect(await workflow.version('w')).toBe(1);
+    expect(reads).toBe(1);
   });
 });

@@ -52,12 +52,10 @@ class FlakyStore extends MemoryStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
-    const finished =
-      (
-        metadata.workflow as
-          { execution?: { currentStep?: { finished?: object } | null } } | undefined
-      )?.execution?.currentStep?.finished ?? {};
-    if (!this.failed && 'b' in finished) {
+    // Fail the save that commits b's turn (the run's second turn).
+    const turns = (metadata.workflow as { conversation?: { turn_count?: number } } | undefined)
+      ?.conversation?.turn_count;
+    if (!this.failed && turns === 2) {
       this.failed = true;
       throw new Error('connection reset while saving');
     }

@@ -1,0 +1,195 @@
+// Ensemble benchmark (offline): `npx tsx bench/ensembles.ts [--turns 100,1000]`.
+// Every figure is measured against a baseline taken in the same run:
+// 1. Scheduler overhead per turn: one self-triggering LLM agent (a scripted model) run for N
+//    turns by runEnsemble on a SQLite store, minus the time its N model calls took in the SDK
+//    Runner, measured in the same run (Runner.prototype.run is timed). The agent keeps its
+//    conversation, so the Runner's own cost grows with the history (about 0.1 ms per item); that
+//    is the SDK's, and subtracting it leaves what Colloquy adds (scheduling, checkpoints, store).
+//    For reference the same calls are also run through a bare Runner (no scheduler, no store).
+//    Printed for each N and as the growth from the smallest to the largest N (targets: <= 1 ms
+//    per turn at 1,000 turns, growth <= 1.5x).
+// 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
+//    execution time (target <= 1.2).
+// 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
+//    `node -e 0`.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Agent, Runner } from '@openai/agents-core';
+import type { AgentInputItem } from '@openai/agents-core';
+import { parseEnsemble } from '../src/ensembles/load.js';
+import { runEnsemble } from '../src/ensembles/run.js';
+import { ScriptedModel } from '../src/models/scriptedModel.js';
+import { SqliteStore } from '../src/stores/sqlite.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const turnsArg = process.argv.indexOf('--turns');
+const TURN_COUNTS = (turnsArg > 0 ? process.argv[turnsArg + 1]! : '100,1000')
+  .split(',')
+  .map(Number);
+
+const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-bench-'));
+const model = () => new ScriptedModel(['{"ok": true}'], { repeatLast: true });
+
+/** The same calls without Colloquy: a Runner, the agent's growing history, nothing saved. */
+async function bareRunner(turns: number): Promise<number> {
+  const runner = new Runner({ tracingDisabled: true });
+  const agent = new Agent({ name: 'talker', instructions: 'x', model: model() });
+  let history: AgentInputItem[] = [];
+  const started = performance.now();
+  for (let i = 0; i < turns; i++) {
+    const result = await runner.run(agent, [...history, { role: 'user', content: `Task: ${i}` }]);
+    history = result.history;
+  }
+  return performance.now() - started;
+}
+
+/** CPU milliseconds (user + system) since `since`. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * Wall and CPU time spent inside Runner.run (by the ensemble's LLM agents), accumulated while
+ * counting. The agent runs one call at a time, so the CPU used during a call is the Runner's.
+ */
+let inRunner = 0;
+let inRunnerCpu = 0;
+const originalRun = Runner.prototype.run;
+Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[]) {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  try {
+    return await (originalRun as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+  } finally {
+    inRunner += performance.now() - started;
+    inRunnerCpu += cpuMs(cpu);
+  }
+} as typeof Runner.prototype.run;
+
+async function ensembleTurns(turns: number): Promise<{
+  ms: number;
+  runnerMs: number;
+  cpuMs: number;
+  runnerCpuMs: number;
+  reason: string;
+  count: number;
+}> {
+  const ensemble = parseEnsemble(
+    `name: loop\nagents:\n  - name: talker\n    model_profile: p\n    system_prompt: x\n` +
+      `    depends_on: [{ agent_name: talker, condition: 'true', max_executions: ${turns + 1} }]\n` +
+      `    conversation: { max_turns: ${turns + 1}, triggers_conversation: true }\n` +
+      `conversation_limits: { max_total_turns: ${turns}, timeout_seconds: 3600 }\n`,
+    { baseDir: dir },
+  );
+  const store = new SqliteStore({ path: path.join(dir, `turns-${turns}-${Date.now()}.db`) });
+  try {
+    inRunner = 0;
+    inRunnerCpu = 0;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const result = await runEnsemble(ensemble, { store, createModel: model, input: 'go' });
+    return {
+      ms: performance.now() - started,
+      runnerMs: inRunner,
+      cpuMs: cpuMs(cpu),
+      runnerCpuMs: inRunnerCpu,
+      reason: result.completion_reason,
+      count: result.turn_count,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function perTurnOverhead(): Promise<void> {
+  await ensembleTurns(20); // warm-up (module loading, JIT)
+  await bareRunner(20);
+  const overheads: number[] = [];
+  const cpuOverheads: number[] = [];
+  for (const turns of TURN_COUNTS) {
+    const baseline = await bareRunner(turns);
+    const run = await ensembleTurns(turns);
+    const overhead = (run.ms - run.runnerMs) / turns;
+    const cpuOverhead = (run.cpuMs - run.runnerCpuMs) / turns;
+    overheads.push(overhead);
+    cpuOverheads.push(cpuOverhead);
+    console.log(
+      `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
+        `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn ` +
+        `(CPU: ${cpuOverhead.toFixed(3)} ms/turn); bare Runner, same calls, separately: ${baseline.toFixed(0)} ms`,
+    );
+  }
+  if (overheads.length > 1) {
+    const growth = overheads.at(-1)! / overheads[0]!;
+    console.log(
+      `growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns: ${growth.toFixed(2)}x (target <= 1.5x); ` +
+        `overhead at ${TURN_COUNTS.at(-1)}: ${overheads.at(-1)!.toFixed(3)} ms/turn (target <= 1 ms); ` +
+        `CPU growth ${(cpuOverheads.at(-1)! / cpuOverheads[0]!).toFixed(2)}x`,
+    );
+    console.log(`load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
+  }
+}
+
+async function parallelRatio(): Promise<void> {
+  const sleeper = path.join(dir, 'sleep.js');
+  writeFileSync(
+    sleeper,
+    `#!/usr/bin/env node\nprocess.stdin.resume();\nprocess.stdin.on('end', () => setTimeout(() => process.stdout.write('{"success":true,"data":{}}'), 200));\n`,
+  );
+  chmodSync(sleeper, 0o755);
+  const agents = Array.from(
+    { length: 8 },
+    (_, i) => `  - { name: s${i}, script: ./sleep.js }`,
+  ).join('\n');
+  const parallel = parseEnsemble(`name: parallel\nagents:\n${agents}\n`, { baseDir: dir });
+  await runEnsemble(parallel); // warm-up
+  const started = performance.now();
+  const result = await runEnsemble(parallel, { concurrency: 8 });
+  const wall = (performance.now() - started) / 1000;
+  const longest = Math.max(...result.conversation_history.map((turn) => turn.execution_time));
+  console.log(
+    `parallel: 8 script agents x 200 ms: wall ${wall.toFixed(3)} s, longest agent ${longest.toFixed(3)} s, ` +
+      `ratio ${(wall / longest).toFixed(2)} (target <= 1.2)`,
+  );
+}
+
+function medianMs(run: () => void, times = 3): number {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    run();
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!;
+}
+
+function startup(): void {
+  const echo = path.join(dir, 'echo.js');
+  writeFileSync(
+    echo,
+    `#!/usr/bin/env node\nprocess.stdin.resume();\nprocess.stdin.on('end', () => process.stdout.write('{"success":true,"data":{"ok":true}}'));\n`,
+  );
+  chmodSync(echo, 0o755);
+  const file = path.join(dir, 'one.yaml');
+  writeFileSync(file, 'name: one\nagents:\n  - { name: echo, script: ./echo.js }\n');
+  const cli = path.join(root, 'bin', 'colloquy.js');
+  const options = { cwd: dir, stdio: 'ignore' as const };
+  const node = medianMs(() => execFileSync(process.execPath, ['-e', '0'], options));
+  const invoke = medianMs(() => execFileSync(process.execPath, [cli, 'invoke', file], options));
+  console.log(
+    `colloquy invoke (one script agent): ${invoke.toFixed(0)} ms; node -e 0: ${node.toFixed(0)} ms; ` +
+      `start-up over bare node ${(invoke - node).toFixed(0)} ms (median of 3)`,
+  );
+}
+
+try {
+  await perTurnOverhead();
+  await parallelRatio();
+  startup();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,159 @@
+/**
+ * Sub-ensembles as agents (llm-orc ADR-013) and loops (`loop: { body, until, max_iterations,
+ * carry }`). A child run is an ordinary run in the same store, under the run id
+ * `{parent run}/{agent}/{execution}[#{fan-out index}][/{iteration}]`, so that a resumed parent
+ * resumes its children (a finished child answers its stored result). Nesting is limited in depth.
+ * @module
+ */
+import { ColloquyError } from '../errors.js';
+import type { ThreadStore } from '../stores/types.js';
+import type { ChildRunner } from './execute.js';
+import { walk, untilHolds } from './guards.js';
+import { loadEnsemble } from './load.js';
+import type { ConversationResult } from './runState.js';
+import type { Ensemble } from './schema.js';
+import { AgentRunError } from './scriptAgent.js';
+import { mainThreadId } from './workflowThread.js';
+
+/** Finds the ensemble an `ensemble:` or `loop.body` names, from the parent ensemble. */
+export type ResolveEnsemble = (reference: string, parent: Ensemble) => Promise<Ensemble>;
+
+/** Default {@link ResolveEnsemble}: a path, or `{name}.yaml`, in the parent file's folder. */
+export const resolveSiblingEnsemble: ResolveEnsemble = (reference, parent) =>
+  loadEnsemble(reference, { cwd: parent.baseDir ?? process.cwd(), ensemblesDir: '.' });
+
+/** How deep ensembles may nest (the top level is depth 0). */
+export const MAX_ENSEMBLE_DEPTH = 5;
+
+/** Runs a child ensemble to its end (given by runEnsemble, to avoid an import cycle). */
+export type RunChildEnsemble = (
+  ensemble: Ensemble,
+  options: { runId: string; resume: boolean; input: string; signal: AbortSignal; depth: number },
+) => Promise<ConversationResult>;
+
+/** The output of a finished child run, as its parent agent's output. */
+export function childOutput(result: ConversationResult): Record<string, unknown> {
+  return {
+    completion_reason: result.completion_reason,
+    turn_count: result.turn_count,
+    final_state: result.final_state,
+    ...(result.failed_agents?.length ? { failed_agents: result.failed_agents } : {}),
+  };
+}
+
+/** The terminal output of a run: the output of its last successful turn (`{}` if none). */
+export function terminalOutput(result: ConversationResult): Record<string, unknown> {
+  for (let i = result.conversation_history.length - 1; i >= 0; i--) {
+    const turn = result.conversation_history[i]!;
+    if ((turn.status ?? 'success') === 'success') return turn.output_data;
+  }
+  return {};
+}
+
+/** Builds the {@link ChildRunner} of one run. */
+export function childRunner(options: {
+  parent: Ensemble;
+  parentRunId: string;
+  store: ThreadStore;
+  depth: number;
+  resolve: ResolveEnsemble;
+  run: RunChildEnsemble;
+}): ChildRunner {
+  const runChild = async (
+    ensemble: Ensemble,
+    runId: string,
+    input: string,
+    signal: AbortSignal,
+  ) => {
+    const resume = (await options.store.getThread(mainThreadId(runId))) !== null;
+    try {
+      return await options.run(ensemble, {
+        runId,
+        resume,
+        input,
+        signal,
+        depth: options.depth + 1,
+      });
+    } catch (error) {
+      // Stopped with its parent's step (timeout, cancellation): the child is left resumable,
+      // and for the parent this agent did not finish.
+      if (signal.aborted)
+        throw new AgentRunError(ensemble.name, 'the run was stopped while this sub-ensemble ran.', {
+          cause: error,
+        });
+      throw error;
+    }
+  };
+  const resolve = async (agentName: string, reference: string): Promise<Ensemble> => {
+    if (options.depth + 1 > MAX_ENSEMBLE_DEPTH)
+      throw new AgentRunError(
+        agentName,
+        `ensembles nest deeper than ${MAX_ENSEMBLE_DEPTH} levels here. Check that "${reference}" does not refer back to an ensemble that runs it.`,
+      );
+    try {
+      return await options.resolve(reference, options.parent);
+    } catch (error) {
+      if (!(error instanceof ColloquyError)) throw error;
+      throw new AgentRunError(
+        agentName,
+        `its ensemble "${reference}" could not be loaded: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+  return async ({ agent, input, instance, signal }) => {
+    const base = `${options.parentRunId}/${agent.name}/${instance}`;
+    if (agent.loop === undefined) {
+      const child = await resolve(agent.name, agent.ensemble!);
+      const result = await runChild(child, base, input.input, signal);
+      return {
+        output: childOutput(result),
+        usage: result.usage,
+        ...(result.completion_reason === 'error'
+          ? {
+              failed: `its ensemble "${child.name}" ended with an error: ${result.error?.message ?? 'unknown'}`,
+            }
+          : {}),
+      };
+    }
+    const loop = agent.loop;
+    const body = await resolve(agent.name, loop.body);
+    let current = input.input;
+    let output: Record<string, unknown> = {};
+    const usage = { requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+    for (let iteration = 1; iteration <= loop.max_iterations; iteration++) {
+      const result = await runChild(body, `${base}/${iteration}`, current, signal);
+      for (const key of Object.keys(usage) as (keyof typeof usage)[])
+        usage[key] += result.usage[key];
+      if (result.completion_reason === 'error')
+        return {
+          output: { output, iterations: iteration, terminated: 'error' },
+          usage,
+          failed: `iteration ${iteration} of its loop body "${body.name}" ended with an error: ${result.error?.message ?? 'unknown'}`,
+        };
+      output = terminalOutput(result);
+      let done: boolean;
+      try {
+        done = untilHolds(loop.until, output, iteration);
+      } catch (error) {
+        throw new AgentRunError(
+          agent.name,
+          `its loop's until "${loop.until}" failed: ${(error as Error).message}`,
+        );
+      }
+      if (done) return { output: { output, iterations: iteration, terminated: 'until' }, usage };
+      if (loop.carry !== undefined) {
+        const match = /^\$\{([^}]+)\}$/.exec(loop.carry.trim());
+        const carried = match ? walk(output, match[1]!.trim().split('.')) : null;
+        if (carried !== null)
+          current = typeof carried === 'string' ? carried : JSON.stringify(carried);
+      }
+    }
+    return {
+      output: { output, iterations: loop.max_iterations, terminated: 'exhausted' },
+      usage,
+    };
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * What an agent is given, built from the committed state: the task, its dependencies' latest
+ * outputs, the failures among them, requests other agents made of it, and for llm-orc's
+ * `input_key` the selected slice of the first dependency's output (ADR-014).
+ * @module
+ */
+import type { AgentInput, SchedulerBook } from './runState.js';
+import type { EnsembleAgent } from './schema.js';
+import type { ConversationState } from './state.js';
+
+/** The value `input_key` selects from the first dependency's output, or an error. */
+export function selectInputKey(
+  agent: EnsembleAgent,
+  state: ConversationState,
+): { value: unknown } | { error: string } {
+  const first = agent.depends_on[0]?.agent_name;
+  const key = agent.input_key!;
+  if (first === undefined)
+    return { error: `input_key "${key}" needs a dependency to select from; add depends_on` };
+  const output = state.latest_outputs[first];
+  if (!output)
+    return { error: `input_key "${key}": dependency "${first}" has no successful output` };
+  if (!Object.hasOwn(output, key))
+    return {
+      error: `input_key "${key}" is not a key of the output of "${first}" (keys: ${Object.keys(output).join(', ') || 'none'})`,
+    };
+  return { value: output[key] };
+}
+
+/** The input of an agent from the committed state (and the book's waiting requests). */
+export function agentInput(
+  agent: EnsembleAgent,
+  task: string,
+  state: ConversationState,
+  book?: SchedulerBook,
+): AgentInput {
+  const context: Record<string, unknown> = {};
+  const failed: Record<string, string> = {};
+  for (const dep of agent.depends_on) {
+    const output = state.latest_outputs[dep.agent_name];
+    if (output !== undefined) context[dep.agent_name] = output;
+    const status = state.latest_status[dep.agent_name];
+    if (status?.status === 'failed') failed[dep.agent_name] = status.error ?? 'failed';
+  }
+  const input: AgentInput = { input: task, context };
+  if (Object.keys(failed).length) input.failed = failed;
+  const requests = book?.requests[agent.name];
+  if (requests?.length) {
+    input.requests = structuredClone(requests);
+    input.parameters = structuredClone(requests[0]!.parameters);
+  }
+  if (agent.input_key !== undefined) {
+    const selected = selectInputKey(agent, state);
+    if ('error' in selected) input.input_error = selected.error;
+    else
+      input.input =
+        typeof selected.value === 'string' ? selected.value : JSON.stringify(selected.value);
+  }
+  return input;
+}
+
+/** Parses JSON text of an array; undefined when it is not one. */
+function jsonArray(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string' || !value.trim().startsWith('[')) return undefined;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    return Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The items a fan_out agent runs over: the value `input_key` selects, else the first
+ * dependency's `response` (an array or JSON text of one), else its only array-valued key.
+ */
+export function fanOutItems(
+  agent: EnsembleAgent,
+  state: ConversationState,
+): unknown[] | { error: string } {
+  const first = agent.depends_on[0]?.agent_name;
+  if (agent.input_key !== undefined) {
+    const selected = selectInputKey(agent, state);
+    if ('error' in selected) return selected;
+    return (
+      jsonArray(selected.value) ?? {
+        error: `fan_out needs an array, but input_key "${agent.input_key}" of "${first}" is ${JSON.stringify(selected.value)?.slice(0, 80)}`,
+      }
+    );
+  }
+  const output = first === undefined ? undefined : state.latest_outputs[first];
+  if (!output)
+    return {
+      error:
+        first === undefined
+          ? 'fan_out needs a dependency whose output is an array; add depends_on'
+          : `fan_out: dependency "${first}" has no successful output`,
+    };
+  const response = jsonArray(output.response);
+  if (response) return response;
+  const arrays = Object.entries(output).filter(([, value]) => Array.isArray(value));
+  if (arrays.length === 1) return arrays[0]![1] as unknown[];
+  return {
+    error: `fan_out: the output of "${first}" has ${arrays.length} array-valued keys (${arrays.map(([key]) => key).join(', ') || 'none'}); name one with input_key`,
+  };
+}
