@@ -46,9 +46,6 @@ const RULES: LayerRules = {
     'logger.ts -> redact.ts',
     'yamlErrors.ts -> errors.ts',
     'agency -> files', // agents get file search
-    // TODO(ensembles -> agency): ensembles/llmAgent.ts and inputHandlers.ts still build Colloquy's
-    // Agent; the ensembles helper switches them to the SDK's Agent. Remove this line after merging.
-    'ensembles -> agency',
   ],
   onlyImportedBy: { demo: ['cli'] },
 };
