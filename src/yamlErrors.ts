@@ -129,6 +129,8 @@ export function formatYamlIssues(options: FormatYamlIssuesOptions): string {
 
 /** Parses YAML text keeping positions; a syntax error becomes a ConfigError with line:column. */
 export function parseYamlText(file: string, text: string): ParsedYaml {
+  const problem = checkYamlLimits(text);
+  if (problem) throw new ConfigError(`${file}: ${problem.message}.`);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const first = doc.errors[0];
@@ -138,7 +140,16 @@ export function parseYamlText(file: string, text: string): ParsedYaml {
       `${file}:${line}:${col}: invalid YAML: ${first.message.split('\n')[0]}. Fix the syntax at that position.`,
     );
   }
-  return { file, doc, lineCounter, value: doc.toJS() as unknown };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: DEFAULT_YAML_LIMITS.maxAliases }) as unknown;
+  } catch (error) {
+    throw new ConfigError(
+      `${file}: invalid YAML: ${(error as Error).message}. Define every anchor (&name) before its alias (*name).`,
+      { cause: error },
+    );
+  }
+  return { file, doc, lineCounter, value };
 }
 
 /**
@@ -155,4 +166,85 @@ export function parseYamlWithSchema<S extends z.ZodType>(
   if (result.success) return result.data;
   const details = formatYamlIssues({ ...parsed, issues: result.error.issues as YamlIssueLike[] });
   throw new ConfigError(`${file} is invalid:\n${details}`);
+}
+
+/** Limits checked on YAML text before it is parsed. */
+export interface YamlLimits {
+  /** The largest document, in UTF-16 code units (default 2 MiB). */
+  maxBytes?: number;
+  /** The most mapping keys (default 5,000; the `yaml` parser is quadratic in keys per map). */
+  maxKeys?: number;
+  /** The most aliases (`*name`) (default 1,000). */
+  maxAliases?: number;
+}
+
+/** The default {@link YamlLimits}. */
+export const DEFAULT_YAML_LIMITS: Required<YamlLimits> = {
+  maxBytes: 2 * 1024 * 1024,
+  maxKeys: 5_000,
+  maxAliases: 1_000,
+};
+
+/** What {@link checkYamlLimits} found over a limit. */
+export interface YamlLimitProblem {
+  /** Which limit: `size`, `keys` or `aliases`. */
+  limit: 'size' | 'keys' | 'aliases';
+  /** The counted value and the limit it passed. */
+  count: number;
+  max: number;
+  message: string;
+}
+
+// One character of lookahead, no backtracking: both patterns are linear in the text.
+const KEY_PATTERN = /:(?=[ \t\r\n]|$)/g;
+const ALIAS_PATTERN = /(?:^|[ \t\n,[{])\*[^ \t\r\n,[\]{}]/g;
+
+function countMatches(text: string, pattern: RegExp, stopAt: number): number {
+  let count = 0;
+  pattern.lastIndex = 0;
+  while (pattern.exec(text) !== null) if (++count > stopAt) break;
+  return count;
+}
+
+/**
+ * Checks YAML text against size, key and alias caps without parsing it (linear time), so that a
+ * hostile or generated file fails fast with a clear message instead of making the parser work for
+ * seconds. Keys are counted as `:` followed by a space or a line end, an upper bound
+ * of the real mapping keys.
+ *
+ * @example
+ * ```ts
+ * const problem = checkYamlLimits(text);
+ * if (problem) throw new ConfigError(`team.yaml: ${problem.message}`);
+ * ```
+ */
+export function checkYamlLimits(
+  text: string,
+  limits: YamlLimits = {},
+): YamlLimitProblem | undefined {
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
+  if (text.length > max.maxBytes)
+    return {
+      limit: 'size',
+      count: text.length,
+      max: max.maxBytes,
+      message: `the document is ${text.length} characters, over the limit of ${max.maxBytes}; split it into smaller files`,
+    };
+  const keys = countMatches(text, KEY_PATTERN, max.maxKeys);
+  if (keys > max.maxKeys)
+    return {
+      limit: 'keys',
+      count: keys,
+      max: max.maxKeys,
+      message: `the document has more than ${max.maxKeys} keys; split it into smaller files`,
+    };
+  const aliases = countMatches(text, ALIAS_PATTERN, max.maxAliases);
+  if (aliases > max.maxAliases)
+    return {
+      limit: 'aliases',
+      count: aliases,
+      max: max.maxAliases,
+      message: `the document has more than ${max.maxAliases} aliases (*name); write the values out or use fewer anchors`,
+    };
+  return undefined;
 }

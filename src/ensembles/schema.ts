@@ -5,6 +5,14 @@
  * @module
  */
 import { z } from 'zod';
+import {
+  llmOrcAgentShape,
+  llmOrcEnsembleShape,
+  llmOrcExecutionKeysShape,
+  pickLlmOrcAgentSettings,
+  pickLlmOrcMetadata,
+} from './llmorc/agentKeys.js';
+import type { LlmOrcAgentSettings } from './llmorc/agentKeys.js';
 
 /** Agent names: a letter or `_`, then letters, digits, `_` or `-` (usable in CEL as `state.name`). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -47,6 +55,8 @@ export const conversationSchema = z
 /** One agent as written in the file. Exactly one of `script` and `model_profile` (checked by validate). */
 export const agentSchema = z
   .object({
+    // llm-orc execution keys (the engine's definitions below replace these placeholders).
+    ...llmOrcExecutionKeysShape,
     name: agentName,
     /** llm-orc's optional explicit type; checked against script/model_profile. */
     type: z.enum(['script', 'llm']).optional(),
@@ -64,6 +74,8 @@ export const agentSchema = z
     conversation: conversationSchema.optional(),
     /** Free-form settings passed to script agents in `context.config`. */
     config: z.record(z.string(), z.unknown()).optional(),
+    // llm-orc settings and metadata (src/ensembles/llmorc/agentKeys.ts).
+    ...llmOrcAgentShape,
   })
   .strict();
 
@@ -88,6 +100,8 @@ export const ensembleFileSchema = z
       max_agent_executions: {},
       timeout_seconds: 300,
     }),
+    // llm-orc top-level metadata (src/ensembles/llmorc/agentKeys.ts).
+    ...llmOrcEnsembleShape,
   })
   .strict();
 
@@ -115,6 +129,8 @@ export interface EnsembleAgent {
   depends_on: EnsembleDependency[];
   conversation: { max_turns: number; state_key?: string; triggers_conversation: boolean };
   config?: Record<string, unknown>;
+  /** llm-orc settings (parameters, inline model, call settings), when the file has any. */
+  llmorc?: LlmOrcAgentSettings;
 }
 
 /** Global limits, defaults applied. */
@@ -135,6 +151,10 @@ export interface Ensemble {
   baseDir?: string;
   /** The file the ensemble came from, if any. */
   file?: string;
+  /** llm-orc top-level metadata (validation, test_mode, serves, ...), when the file has any. */
+  llmorc?: Record<string, unknown>;
+  /** The script protocol declared for the whole ensemble, if any. */
+  script_protocol?: 'llm-orc' | 'colloquy';
 }
 
 /** Folds aliases and applies defaults. Assumes the file passed {@link ensembleFileSchema}. */
@@ -145,7 +165,9 @@ export function normalizeEnsemble(
   return {
     name: file.name,
     description: file.description,
-    default_task: file.default_task,
+    default_task: file.default_task ?? file.task,
+    ...(pickLlmOrcMetadata(file) ? { llmorc: pickLlmOrcMetadata(file) } : {}),
+    ...(file.script_protocol ? { script_protocol: file.script_protocol } : {}),
     conversation_limits: file.conversation_limits,
     baseDir: where.baseDir,
     file: where.file,
@@ -168,6 +190,7 @@ export function normalizeEnsemble(
       ),
       conversation: agent.conversation ?? { max_turns: 1, triggers_conversation: false },
       config: agent.config,
+      ...(pickLlmOrcAgentSettings(agent) ? { llmorc: pickLlmOrcAgentSettings(agent) } : {}),
     })),
   };
 }

@@ -22,6 +22,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { resolveApiKey } from './apiKeys.js';
+import { createLlmOrcProviderModel } from './llmOrcProviders.js';
 import { scriptedStepSchema } from './profile.js';
 import type { ModelProfile } from './profile.js';
 import { ReplayModel } from './replayModel.js';
@@ -79,6 +80,8 @@ function openaiModel(name: string, profile: ModelProfile, env: NodeJS.ProcessEnv
  */
 export function createProviderModel(profile: ModelProfile, context: ProviderContext): Model {
   const { name, env, baseDir } = context;
+  const llmOrc = createLlmOrcProviderModel(profile, { name, env });
+  if (llmOrc) return llmOrc;
   switch (profile.provider) {
     case 'openai':
       return openaiModel(name, profile, env);
@@ -110,5 +113,9 @@ export function createProviderModel(profile: ModelProfile, context: ProviderCont
       return new ScriptedModel(loadScript(name, profile, baseDir), { name, repeatLast: true });
     case 'replay':
       return new ReplayModel(path.resolve(baseDir, profile.cassette!), { label: name });
+    default:
+      throw new ConfigError(
+        `Profile "${name}" uses provider ${profile.provider}, which has no adapter. Use one of openai, anthropic, anthropic-api, google-gemini, ollama, openai-compatible, scripted, replay, mock.`,
+      );
   }
 }

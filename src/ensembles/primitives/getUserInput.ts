@@ -1,0 +1,26 @@
+/**
+ * `get_user_input`: asks `parameters.prompt` (default `Enter input:`) and prints
+ * `{ success, input, multiline, length, error }`. The answer comes from the run's input handler;
+ * a pre-collected answer on stdin (`input`) is used when there is no handler.
+ * @module
+ */
+import type { Primitive } from './types.js';
+import { primitiveParameters, stringParameter } from './types.js';
+
+/** The `get_user_input` primitive. */
+export const getUserInput: Primitive = async (request) => {
+  const parameters = primitiveParameters(request);
+  const prompt = stringParameter(parameters, 'prompt', 'Enter input:');
+  const multiline = Boolean(parameters.multiline ?? false);
+  let answer: string;
+  if (request.ask) {
+    try {
+      answer = await request.ask(prompt);
+    } catch (error) {
+      return { success: false, input: '', multiline, length: 0, error: (error as Error).message };
+    }
+  } else {
+    answer = typeof request.stdin.input === 'string' ? request.stdin.input : '';
+  }
+  return { success: true, input: answer, multiline, length: [...answer].length, error: null };
+};
