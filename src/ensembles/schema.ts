@@ -189,7 +189,8 @@ export function normalizeEnsemble(
             },
       ),
       conversation: agent.conversation ?? { max_turns: 1, triggers_conversation: false },
-      config: agent.config,
+      // llm-orc's parameters reach scripts where Colloquy's config does.
+      config: agent.config ?? agent.parameters,
       ...(pickLlmOrcAgentSettings(agent) ? { llmorc: pickLlmOrcAgentSettings(agent) } : {}),
     })),
   };

@@ -8,8 +8,14 @@
  * @module
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { ColloquyError } from '../errors.js';
-import { parseLlmOrcOutput } from './llmorc/scriptProtocol.js';
+import { llmOrcDirOf } from './llmorc/project.js';
+import {
+  isColloquyStdin,
+  llmOrcInputFromColloquy,
+  parseLlmOrcOutput,
+} from './llmorc/scriptProtocol.js';
 import { PRIMITIVES } from './primitives/index.js';
 import { resolveScript, splitCommand } from './scriptResolve.js';
 import type { ResolvedScript, ScriptProtocol } from './scriptResolve.js';
@@ -145,6 +151,29 @@ function parseReply(agent: string, stdout: string, stderr: string): ScriptAgentR
   return object as ScriptAgentReply;
 }
 
+/**
+ * Fills in llm-orc defaults: a script whose `baseDir` lies in a `.llm-orc/` directory speaks
+ * llm-orc's protocol, is searched for in that project and runs in the project directory; and
+ * Colloquy-shaped stdin is converted to llm-orc's (see `llmOrcInputFromColloquy`).
+ */
+export function withLlmOrcDefaults(options: ScriptAgentOptions): ScriptAgentOptions {
+  const llmOrcDir = options.baseDir ? llmOrcDirOf(options.baseDir) : undefined;
+  const protocol = options.protocol ?? (llmOrcDir ? 'llm-orc' : 'colloquy');
+  if (protocol !== 'llm-orc') return { ...options, protocol };
+  const projectDir = options.projectDir ?? (llmOrcDir ? path.dirname(llmOrcDir) : undefined);
+  const converted = isColloquyStdin(options.stdin)
+    ? llmOrcInputFromColloquy(options.agent, options.stdin)
+    : undefined;
+  return {
+    ...options,
+    protocol,
+    projectDir,
+    cwd: options.cwd ?? projectDir,
+    stdin: converted?.stdin ?? options.stdin,
+    env: { ...converted?.env, ...options.env },
+  };
+}
+
 async function runPrimitive(options: ScriptAgentOptions, name: string): Promise<ScriptAgentRun> {
   const stdin =
     options.stdin && typeof options.stdin === 'object' && !Array.isArray(options.stdin)
@@ -192,7 +221,8 @@ function finishReply(options: ScriptAgentOptions, stdout: string, stderr: string
  * const { reply } = await runScriptAgent({ agent: 'count', command: './count.js', stdin: { input: 'hi' }, timeoutMs: 5000 });
  * ```
  */
-export async function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgentRun> {
+export async function runScriptAgent(given: ScriptAgentOptions): Promise<ScriptAgentRun> {
+  const options = withLlmOrcDefaults(given);
   const baseDir = options.baseDir ?? process.cwd();
   const resolved: ResolvedScript = resolveScript(options.command, {
     baseDir,

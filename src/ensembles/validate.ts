@@ -134,10 +134,16 @@ function checkAgent(
     typeof agent.model_profile === 'string' &&
     !options.profileNames.includes(agent.model_profile)
   ) {
-    const known = options.profileNames.length ? options.profileNames.join(', ') : '(none)';
+    const names = options.profileNames;
+    const known = names.length
+      ? `${names.slice(0, 12).join(', ')}${names.length > 12 ? `, … (${names.length} in all; see colloquy list-profiles)` : ''}`
+      : '(none)';
+    const where = options.llmOrc
+      ? 'model_profiles: in .llm-orc/config.yaml or a file in .llm-orc/profiles/'
+      : 'profiles: in colloquy.yaml';
     report(
       [...at, 'model_profile'],
-      `profile "${agent.model_profile}" does not exist (known: ${known}); define it under profiles: in colloquy.yaml`,
+      `profile "${agent.model_profile}" does not exist (known: ${known}); define it under ${where}`,
     );
   }
   const { key, list } = depsOf(agent);

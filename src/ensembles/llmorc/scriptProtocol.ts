@@ -134,3 +134,34 @@ export function scriptProtocolOf(agent: EnsembleAgent, ensemble: Ensemble): Scri
   if (ensemble.file && isInLlmOrcProject(ensemble.file)) return 'llm-orc';
   return agent.llmorc?.parameters !== undefined ? 'llm-orc' : 'colloquy';
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/** Whether a stdin object is Colloquy's (`{ input, context, conversation_state, ... }`). */
+export function isColloquyStdin(stdin: unknown): stdin is {
+  input: unknown;
+  context: Record<string, unknown>;
+  config?: Record<string, unknown>;
+} {
+  return isRecord(stdin) && 'conversation_state' in stdin && isRecord(stdin.context);
+}
+
+/**
+ * Converts Colloquy's stdin for a script agent into llm-orc's: the task is the input, `config`
+ * (where llm-orc's `parameters` are kept) the parameters, and each dependency output in
+ * `context` a successful dependency result. An agent with outputs in `context` is a dependent.
+ */
+export function llmOrcInputFromColloquy(agent: string, stdin: unknown): LlmOrcScriptInput {
+  if (!isColloquyStdin(stdin)) return { stdin: isRecord(stdin) ? stdin : {}, env: {} };
+  const input = typeof stdin.input === 'string' ? stdin.input : JSON.stringify(stdin.input ?? '');
+  const names = Object.keys(stdin.context);
+  return llmOrcScriptInput({
+    agent,
+    input,
+    parameters: isRecord(stdin.config) ? stdin.config : {},
+    dependencies: names.length
+      ? dependencyResults(names, stdin.context as Record<string, Record<string, unknown>>)
+      : undefined,
+  });
+}
