@@ -168,7 +168,8 @@ export function withLlmOrcDefaults(options: ScriptAgentOptions): ScriptAgentOpti
     ...options,
     protocol,
     projectDir,
-    cwd: options.cwd ?? projectDir,
+    // llm-orc runs scripts in the directory it was started from.
+    cwd: options.cwd ?? process.cwd(),
     stdin: converted?.stdin ?? options.stdin,
     env: { ...converted?.env, ...options.env },
   };

@@ -36,6 +36,14 @@ export function llmOrcGlobalDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'llm-orc');
 }
 
+const isFileSync = (file: string): boolean => {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
 /** Whether a file lies inside a `.llm-orc` directory (its ensembles follow llm-orc's rules). */
 export function isInLlmOrcProject(file: string): boolean {
   return path.resolve(file).split(path.sep).includes(LLM_ORC_DIR);
@@ -48,19 +56,31 @@ export function llmOrcDirOf(file: string): string | undefined {
   return index < 0 ? undefined : parts.slice(0, index + 1).join(path.sep) || path.sep;
 }
 
-/** Every `.yaml`/`.yml` file under `dir`, recursively, sorted; `[]` when `dir` does not exist. */
+/**
+ * Every `.yaml`/`.yml` file under `dir`, recursively, sorted; `[]` when `dir` does not exist.
+ * Walks folder by folder; symlinked files are included, symlinked folders are not.
+ */
 export async function listYamlFilesRecursive(dir: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+  const out: string[] = [];
+  const pending = [dir];
+  while (pending.length > 0) {
+    const current = pending.pop()!;
+    let entries;
+    try {
+      entries = await readdir(current, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && current === dir) return [];
+      throw error;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (!/\.ya?ml$/i.test(entry.name)) continue;
+      // llm-orc lists symlinked ensemble files too (folders are not followed: no loops).
+      else if (entry.isFile() || (entry.isSymbolicLink() && isFileSync(full))) out.push(full);
+    }
   }
-  return entries
-    .filter((entry) => entry.isFile() && /\.ya?ml$/i.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
+  return out.sort();
 }
 
 /** One ensemble file of a directory tree. */

@@ -72,10 +72,13 @@ export interface PreparedEnsemble {
 export async function prepareEnsemble(
   file: string,
   cwd = process.cwd(),
+  options: { checkProfiles?: boolean } = {},
 ): Promise<PreparedEnsemble> {
   const base = await profilesForEnsemble(file, cwd);
   const projectDir = projectDirFor(file, cwd);
-  const loaded = await loadEnsemble(file, { profileNames: base.names() });
+  const loaded = await loadEnsemble(file, {
+    profileNames: options.checkProfiles === false ? undefined : base.names(),
+  });
   const protocolCheck = (ensemble: Ensemble) => {
     for (const agent of ensemble.agents) {
       if (agent.kind !== 'script' || agent.script === undefined) continue;
