@@ -172,7 +172,9 @@ export function parseYamlWithSchema<S extends z.ZodType>(
 export interface YamlLimits {
   /** The largest document, in UTF-16 code units (default 2 MiB). */
   maxBytes?: number;
-  /** The most mapping keys (default 5,000; the `yaml` parser is quadratic in keys per map). */
+  /** The most keys in one mapping (default 2,000; the `yaml` parser is quadratic in them). */
+  maxKeysPerMap?: number;
+  /** The most keys in the whole document (default 100,000). */
   maxKeys?: number;
   /** The most aliases (`*name`) (default 1,000). */
   maxAliases?: number;
@@ -181,22 +183,26 @@ export interface YamlLimits {
 /** The default {@link YamlLimits}. */
 export const DEFAULT_YAML_LIMITS: Required<YamlLimits> = {
   maxBytes: 2 * 1024 * 1024,
-  maxKeys: 5_000,
+  maxKeysPerMap: 2_000,
+  maxKeys: 100_000,
   maxAliases: 1_000,
 };
 
 /** What {@link checkYamlLimits} found over a limit. */
 export interface YamlLimitProblem {
-  /** Which limit: `size`, `keys` or `aliases`. */
-  limit: 'size' | 'keys' | 'aliases';
+  /** Which limit: `size`, `keys`, `map` (keys of one mapping) or `aliases`. */
+  limit: 'size' | 'keys' | 'map' | 'aliases';
   /** The counted value and the limit it passed. */
   count: number;
   max: number;
+  /** The 1-based line where the limit was passed (1 for size). */
+  line: number;
   message: string;
 }
 
-// One character of lookahead, no backtracking: both patterns are linear in the text.
-const KEY_PATTERN = /:(?=[ \t\r\n]|$)/g;
+// Anchored at a line start, no nested quantifiers: linear in the line.
+const BLOCK_KEY = /^( *)(- +)?(?:"[^"]*"|'[^']*'|[^\s#:"'][^:#]*):(?:[ \t]|$)/;
+const FLOW_KEY = /:(?=[ \t])/g;
 const ALIAS_PATTERN = /(?:^|[ \t\n,[{])\*[^ \t\r\n,[\]{}]/g;
 
 function countMatches(text: string, pattern: RegExp, stopAt: number): number {
@@ -207,15 +213,15 @@ function countMatches(text: string, pattern: RegExp, stopAt: number): number {
 }
 
 /**
- * Checks YAML text against size, key and alias caps without parsing it (linear time), so that a
- * hostile or generated file fails fast with a clear message instead of making the parser work for
- * seconds. Keys are counted as `:` followed by a space or a line end, an upper bound
- * of the real mapping keys.
+ * Checks YAML text against size, key and alias caps without parsing it (one linear pass), so that
+ * a hostile or generated file fails fast with a clear message instead of making the parser work
+ * for seconds. Block-mapping keys are counted per mapping by indentation; a line holding a flow
+ * mapping counts each `key: ` in it. Text in block scalars may count as keys: an upper bound.
  *
  * @example
  * ```ts
  * const problem = checkYamlLimits(text);
- * if (problem) throw new ConfigError(`team.yaml: ${problem.message}`);
+ * if (problem) throw new ConfigError(`team.yaml:${problem.line}: ${problem.message}`);
  * ```
  */
 export function checkYamlLimits(
@@ -228,22 +234,49 @@ export function checkYamlLimits(
       limit: 'size',
       count: text.length,
       max: max.maxBytes,
+      line: 1,
       message: `the document is ${text.length} characters, over the limit of ${max.maxBytes}; split it into smaller files`,
     };
-  const keys = countMatches(text, KEY_PATTERN, max.maxKeys);
-  if (keys > max.maxKeys)
-    return {
-      limit: 'keys',
-      count: keys,
-      max: max.maxKeys,
-      message: `the document has more than ${max.maxKeys} keys; split it into smaller files`,
-    };
+  const maps: { indent: number; count: number }[] = [];
+  let total = 0;
+  let lineNumber = 0;
+  for (const line of text.split('\n')) {
+    lineNumber++;
+    if (line.includes('{')) total += countMatches(line, FLOW_KEY, max.maxKeys);
+    const match = BLOCK_KEY.exec(line);
+    if (match) {
+      total++;
+      const indent = match[1]!.length + (match[2]?.length ?? 0);
+      while (maps.length && maps[maps.length - 1]!.indent > indent) maps.pop();
+      const top = maps[maps.length - 1];
+      if (match[2] || !top || top.indent !== indent) {
+        if (top && top.indent === indent) maps.pop();
+        maps.push({ indent, count: 1 });
+      } else if (++top.count > max.maxKeysPerMap)
+        return {
+          limit: 'map',
+          count: top.count,
+          max: max.maxKeysPerMap,
+          line: lineNumber,
+          message: `a mapping has more than ${max.maxKeysPerMap} keys (line ${lineNumber}); split it into smaller mappings or files`,
+        };
+    }
+    if (total > max.maxKeys)
+      return {
+        limit: 'keys',
+        count: total,
+        max: max.maxKeys,
+        line: lineNumber,
+        message: `the document has more than ${max.maxKeys} keys; split it into smaller files`,
+      };
+  }
   const aliases = countMatches(text, ALIAS_PATTERN, max.maxAliases);
   if (aliases > max.maxAliases)
     return {
       limit: 'aliases',
       count: aliases,
       max: max.maxAliases,
+      line: 1,
       message: `the document has more than ${max.maxAliases} aliases (*name); write the values out or use fewer anchors`,
     };
   return undefined;

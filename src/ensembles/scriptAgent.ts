@@ -81,11 +81,18 @@ export interface ScriptAgentRun {
 export class AgentRunError extends ColloquyError {
   readonly agent: string;
   readonly stderr: string | undefined;
+  /** What the agent printed before failing, when it printed an object (llm-orc `success: false`). */
+  readonly output: Record<string, unknown> | undefined;
 
-  constructor(agent: string, message: string, options: { stderr?: string; cause?: unknown } = {}) {
+  constructor(
+    agent: string,
+    message: string,
+    options: { stderr?: string; cause?: unknown; output?: Record<string, unknown> } = {},
+  ) {
     super('ENSEMBLE_RUN_ERROR', `Agent "${agent}" failed: ${message}`, { cause: options.cause });
     this.agent = agent;
     this.stderr = options.stderr;
+    this.output = options.output;
   }
 }
 
@@ -196,7 +203,10 @@ function finishReply(options: ScriptAgentOptions, stdout: string, stderr: string
   if (options.protocol === 'llm-orc') {
     const read = parseLlmOrcOutput(stdout);
     if (read.failure !== undefined)
-      throw new AgentRunError(agent, `it reported "success": false: ${read.failure}`, { stderr });
+      throw new AgentRunError(agent, `it reported "success": false: ${read.failure}`, {
+        stderr,
+        output: read.output,
+      });
     return { reply: { success: true, data: read.output }, stderr, stdout: read.response };
   }
   const reply = parseReply(agent, stdout, stderr);

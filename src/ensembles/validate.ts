@@ -300,7 +300,9 @@ export function validateEnsembleText(
   const file = options.file ?? '<ensemble>';
   const limit = checkYamlLimits(text);
   if (limit)
-    return { issues: [{ file, line: 1, column: 1, path: '(yaml)', message: limit.message }] };
+    return {
+      issues: [{ file, line: limit.line, column: 1, path: '(yaml)', message: limit.message }],
+    };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const issues: EnsembleIssue[] = [];
