@@ -189,3 +189,36 @@ export {
   StoreError,
 } from './errors.js';
 export type { ColloquyErrorCode, ColloquyErrorOptions } from './errors.js';
+
+// llm-orc compatibility (format, script protocol, primitives, profiles, results).
+export {
+  checkScriptExists,
+  deriveAgentProfiles,
+  findLlmOrcDir,
+  listEnsembleEntries,
+  llmOrcPrompt,
+  llmOrcPromptFromContext,
+  llmOrcScriptInput,
+  llmOrcView,
+  loadLlmOrcProfileSources,
+  parseLlmOrcOutput,
+  PRIMITIVES,
+  resolveScript,
+  scriptProtocolOf,
+  ScriptNotFoundError,
+  writeArtifacts,
+} from './ensembles/llmorc/index.js';
+export type {
+  LlmOrcAgentSettings,
+  LlmOrcPromptOptions,
+  LlmOrcScriptInput,
+  LlmOrcView,
+  Primitive,
+  PrimitiveRequest,
+  ResolveScriptOptions,
+  ScriptProtocol,
+} from './ensembles/llmorc/index.js';
+export { findEnsembleFile } from './ensembles/load.js';
+export { checkYamlLimits } from './yamlErrors.js';
+export type { YamlLimits, YamlLimitProblem } from './yamlErrors.js';
+export { createMockModel } from './models/llmOrcProviders.js';

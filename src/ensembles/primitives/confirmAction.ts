@@ -28,7 +28,8 @@ export const confirmAction: Primitive = async (request) => {
       };
     }
   } else {
-    answer = typeof request.stdin.input === 'string' ? request.stdin.input : '';
+    // No handler: a pre-collected answer, else an empty one (llm-orc at the end of input).
+    answer = typeof parameters.pre_collected === 'string' ? parameters.pre_collected : '';
   }
   const input = answer.trim().toLowerCase() || fallback;
   return { success: true, confirmed: YES.has(input), input, prompt, error: null };

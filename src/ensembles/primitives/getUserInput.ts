@@ -1,7 +1,7 @@
 /**
  * `get_user_input`: asks `parameters.prompt` (default `Enter input:`) and prints
  * `{ success, input, multiline, length, error }`. The answer comes from the run's input handler;
- * a pre-collected answer on stdin (`input`) is used when there is no handler.
+ * without one, `parameters.pre_collected` or an empty answer.
  * @module
  */
 import type { Primitive } from './types.js';
@@ -20,7 +20,8 @@ export const getUserInput: Primitive = async (request) => {
       return { success: false, input: '', multiline, length: 0, error: (error as Error).message };
     }
   } else {
-    answer = typeof request.stdin.input === 'string' ? request.stdin.input : '';
+    // No handler: a pre-collected answer, else an empty one (llm-orc at the end of input).
+    answer = typeof parameters.pre_collected === 'string' ? parameters.pre_collected : '';
   }
   return { success: true, input: answer, multiline, length: [...answer].length, error: null };
 };

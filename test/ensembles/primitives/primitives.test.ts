@@ -136,7 +136,14 @@ describe('bundled primitives', () => {
       length: 3,
       error: null,
     });
-    expect(await getUserInput(request({}))).toMatchObject({ input: 'task', length: 4 });
+    expect(await getUserInput(request({}))).toMatchObject({ success: true, input: '', length: 0 });
+    expect(await getUserInput(request({ pre_collected: 'given' }))).toMatchObject({
+      input: 'given',
+    });
+    expect(await confirmAction(request({ default: 'y' }))).toMatchObject({
+      confirmed: true,
+      input: 'y',
+    });
     const cancelled = await getUserInput(
       request({}, { ask: async () => Promise.reject(new Error('no more answers')) }),
     );
