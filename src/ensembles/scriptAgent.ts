@@ -187,14 +187,29 @@ async function runPrimitive(options: ScriptAgentOptions, name: string): Promise<
     options.stdin && typeof options.stdin === 'object' && !Array.isArray(options.stdin)
       ? (options.stdin as Record<string, unknown>)
       : {};
+  // A Colloquy-protocol agent's `config` holds the primitive's parameters.
+  const config =
+    isColloquyStdin(stdin) && stdin.config
+      ? { AGENT_PARAMETERS: JSON.stringify(stdin.config) }
+      : {};
   const result = await PRIMITIVES[name]!({
     stdin,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...config, ...options.env },
     cwd: options.cwd ?? options.baseDir ?? process.cwd(),
     ask: options.ask,
   });
   const stdout = JSON.stringify(result, null, 2);
-  return finishReply(options, stdout, '');
+  if (options.protocol === 'llm-orc') return finishReply(options, stdout, '');
+  // Colloquy protocol: the primitive's object is the data of the reply.
+  if (result.success === false)
+    throw new AgentRunError(
+      options.agent,
+      `${name} failed: ${String(result.error ?? 'no error message')}`,
+      {
+        output: result,
+      },
+    );
+  return { reply: { success: true, data: result }, stderr: '', stdout };
 }
 
 /** Turns a finished script's stdout into a reply, with the protocol's rules. */
