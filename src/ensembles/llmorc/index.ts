@@ -20,12 +20,13 @@ export {
 export type { EnsembleEntry } from './project.js';
 export { loadLlmOrcProfileSources } from './profiles.js';
 export type { LlmOrcProfileOptions } from './profiles.js';
-export { llmOrcPrompt, llmOrcPromptFromContext } from './prompt.js';
+export { llmOrcFanOutPrompt, llmOrcPrompt, llmOrcPromptFromContext } from './prompt.js';
 export type { LlmOrcPromptOptions, PromptDependency } from './prompt.js';
 export { executionMarkdown, llmOrcView, writeArtifacts } from './results.js';
 export type { LlmOrcAgentResult, LlmOrcView, LlmOrcViewOptions } from './results.js';
 export {
   dependencyResults,
+  llmOrcFanOutScriptInput,
   llmOrcInputFromColloquy,
   llmOrcScriptInput,
   parseLlmOrcOutput,

@@ -91,3 +91,15 @@ export function llmOrcPromptFromContext(
     inputScope: agent.llmorc?.input_scope,
   });
 }
+
+/** The message of one fan-out instance of an LLM agent: which item of how many, the task, the item. */
+export function llmOrcFanOutPrompt(options: {
+  input: string;
+  item: unknown;
+  index: number;
+  total: number;
+}): string {
+  const item =
+    typeof options.item === 'string' ? options.item : JSON.stringify(options.item, null, 2);
+  return `Item ${options.index + 1} of ${options.total}.\n\nTask:\n${options.input}\n\nItem:\n${item}`;
+}

@@ -165,3 +165,33 @@ export function llmOrcInputFromColloquy(agent: string, stdin: unknown): LlmOrcSc
       : undefined,
   });
 }
+
+/**
+ * The stdin of one fan-out instance of a script agent, as llm-orc builds it:
+ * `{ agent_name, input: item, chunk_index, total_chunks, base_input, context }`.
+ */
+export function llmOrcFanOutScriptInput(options: {
+  agent: string;
+  item: unknown;
+  index: number;
+  total: number;
+  input: string;
+  parameters?: Record<string, unknown>;
+}): LlmOrcScriptInput {
+  const stdin = {
+    agent_name: options.agent,
+    input: options.item,
+    chunk_index: options.index,
+    total_chunks: options.total,
+    base_input: options.input,
+    context: {},
+  };
+  return {
+    stdin,
+    env: {
+      INPUT_DATA: typeof options.item === 'string' ? options.item : JSON.stringify(options.item),
+      INPUT_TEXT: typeof options.item === 'string' ? options.item : JSON.stringify(options.item),
+      AGENT_PARAMETERS: JSON.stringify(options.parameters ?? {}),
+    },
+  };
+}

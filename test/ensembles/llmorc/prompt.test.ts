@@ -53,3 +53,15 @@ describe('llmOrcPrompt', () => {
     ).toBe('Agent a:\nA!');
   });
 });
+
+describe('llmOrcFanOutPrompt', () => {
+  it('names the item number, the task and the item', async () => {
+    const { llmOrcFanOutPrompt } = await import('../../../src/ensembles/llmorc/prompt.js');
+    expect(llmOrcFanOutPrompt({ input: 'Summarize', item: 'chunk two', index: 1, total: 4 })).toBe(
+      'Item 2 of 4.\n\nTask:\nSummarize\n\nItem:\nchunk two',
+    );
+    expect(llmOrcFanOutPrompt({ input: 'T', item: { a: 1 }, index: 0, total: 1 })).toContain(
+      '"a": 1',
+    );
+  });
+});

@@ -103,3 +103,34 @@ describe('llm-orc script protocol', () => {
     ]);
   });
 });
+
+describe('llm-orc fan-out instances', () => {
+  it('a fan-out script instance gets its item, its index, the total and the base input', async () => {
+    const { llmOrcFanOutScriptInput } =
+      await import('../../../src/ensembles/llmorc/scriptProtocol.js');
+    expect(
+      llmOrcFanOutScriptInput({
+        agent: 'p',
+        item: { id: 2 },
+        index: 1,
+        total: 3,
+        input: 'task',
+        parameters: { x: 1 },
+      }),
+    ).toEqual({
+      stdin: {
+        agent_name: 'p',
+        input: { id: 2 },
+        chunk_index: 1,
+        total_chunks: 3,
+        base_input: 'task',
+        context: {},
+      },
+      env: { INPUT_DATA: '{"id":2}', INPUT_TEXT: '{"id":2}', AGENT_PARAMETERS: '{"x":1}' },
+    });
+    expect(
+      llmOrcFanOutScriptInput({ agent: 'p', item: 'chunk', index: 0, total: 1, input: 't' }).env
+        .INPUT_TEXT,
+    ).toBe('chunk');
+  });
+});
