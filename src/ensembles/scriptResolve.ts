@@ -7,7 +7,7 @@
  * script (llm-orc protocol).
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
 import { primitiveNameOf } from './primitives/index.js';
@@ -182,9 +182,4 @@ export function checkScriptExists(
       ? `script file does not exist; looked at ${error.searched.join(', ')}`
       : (error as Error).message;
   }
-}
-
-/** Whether `dir` holds a `.llm-orc` directory. */
-export function hasLlmOrcDir(dir: string): boolean {
-  return existsSync(path.join(dir, '.llm-orc'));
 }

@@ -30,3 +30,30 @@ describe('colloquy list-ensembles / list-profiles', () => {
     );
   });
 });
+
+describe('list commands in an empty project', () => {
+  it('say where they looked and how to add ensembles or profiles', async () => {
+    const { tempDir } = await import('./helpers.js');
+    process.chdir(tempDir());
+    await cli('list-ensembles');
+    expect(io.out).toMatch(
+      /^No ensembles in .*ensembles\. Create one with colloquy init, set ensembles_dir in colloquy\.yaml, or add \.llm-orc\/ensembles\/\.$/m,
+    );
+    io.out = '';
+    await cli('list-profiles');
+    expect(io.out).toMatch(/^No profiles\. .*model_profiles: to \.llm-orc\/config\.yaml\.$/m);
+  });
+
+  it('list-profiles marks a broken llm-orc profile as unusable instead of failing', async () => {
+    const root = llmOrcProject();
+    mkdirSync(path.join(root, '.llm-orc', 'profiles'));
+    writeFileSync(
+      path.join(root, '.llm-orc', 'profiles', 'bad.yaml'),
+      'name: bad\nmodel: x\nprovider: nonexistent-provider\n',
+    );
+    process.chdir(root);
+    await cli('list-profiles');
+    expect(io.out).toMatch(/^bad\s+\(unusable: Profile "bad" .*is invalid: provider: /m);
+    expect(io.out).toMatch(/^analyst\s+ollama\/mock-analyst/m);
+  });
+});
