@@ -199,7 +199,8 @@ describe('hostile files', () => {
         line: 2006,
         column: 1,
         path: '(yaml)',
-        message: 'a mapping has more than 2000 keys (line 2006); split it into smaller mappings or files',
+        message:
+          'a mapping has more than 2000 keys (line 2006); split it into smaller mappings or files',
       },
     ]);
   });
