@@ -268,3 +268,36 @@ export type {
   LibraryErrorCode,
   RequestErrorCode,
 } from './errors.js';
+
+// llm-orc compatibility (format, script protocol, primitives, profiles, results).
+export {
+  checkScriptExists,
+  deriveAgentProfiles,
+  findLlmOrcDir,
+  listEnsembleEntries,
+  llmOrcPrompt,
+  llmOrcPromptFromContext,
+  llmOrcScriptInput,
+  llmOrcView,
+  loadLlmOrcProfileSources,
+  parseLlmOrcOutput,
+  PRIMITIVES,
+  resolveScript,
+  scriptProtocolOf,
+  ScriptNotFoundError,
+  writeArtifacts,
+} from './ensembles/llmorc/index.js';
+export type {
+  LlmOrcAgentSettings,
+  LlmOrcPromptOptions,
+  LlmOrcScriptInput,
+  LlmOrcView,
+  Primitive,
+  PrimitiveRequest,
+  ResolveScriptOptions,
+  ScriptProtocol,
+} from './ensembles/llmorc/index.js';
+export { findEnsembleFile } from './ensembles/load.js';
+export { checkYamlLimits } from './yamlErrors.js';
+export type { YamlLimits, YamlLimitProblem } from './yamlErrors.js';
+export { createMockModel } from './models/llmOrcProviders.js';

@@ -129,6 +129,8 @@ export function formatYamlIssues(options: FormatYamlIssuesOptions): string {
 
 /** Parses YAML text keeping positions; a syntax error becomes a ConfigError with line:column. */
 export function parseYamlText(file: string, text: string): ParsedYaml {
+  const problem = checkYamlLimits(text);
+  if (problem) throw new ConfigError(`${file}: ${problem.message}.`);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const first = doc.errors[0];
@@ -138,7 +140,16 @@ export function parseYamlText(file: string, text: string): ParsedYaml {
       `${file}:${line}:${col}: invalid YAML: ${first.message.split('\n')[0]}. Fix the syntax at that position.`,
     );
   }
-  return { file, doc, lineCounter, value: doc.toJS() as unknown };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: DEFAULT_YAML_LIMITS.maxAliases }) as unknown;
+  } catch (error) {
+    throw new ConfigError(
+      `${file}: invalid YAML: ${(error as Error).message}. Define every anchor (&name) before its alias (*name).`,
+      { cause: error },
+    );
+  }
+  return { file, doc, lineCounter, value };
 }
 
 /**
@@ -155,4 +166,118 @@ export function parseYamlWithSchema<S extends z.ZodType>(
   if (result.success) return result.data;
   const details = formatYamlIssues({ ...parsed, issues: result.error.issues as YamlIssueLike[] });
   throw new ConfigError(`${file} is invalid:\n${details}`);
+}
+
+/** Limits checked on YAML text before it is parsed. */
+export interface YamlLimits {
+  /** The largest document, in UTF-16 code units (default 2 MiB). */
+  maxBytes?: number;
+  /** The most keys in one mapping (default 2,000; the `yaml` parser is quadratic in them). */
+  maxKeysPerMap?: number;
+  /** The most keys in the whole document (default 100,000). */
+  maxKeys?: number;
+  /** The most aliases (`*name`) (default 1,000). */
+  maxAliases?: number;
+}
+
+/** The default {@link YamlLimits}. */
+export const DEFAULT_YAML_LIMITS: Required<YamlLimits> = {
+  maxBytes: 2 * 1024 * 1024,
+  maxKeysPerMap: 2_000,
+  maxKeys: 100_000,
+  maxAliases: 1_000,
+};
+
+/** What {@link checkYamlLimits} found over a limit. */
+export interface YamlLimitProblem {
+  /** Which limit: `size`, `keys`, `map` (keys of one mapping) or `aliases`. */
+  limit: 'size' | 'keys' | 'map' | 'aliases';
+  /** The counted value and the limit it passed. */
+  count: number;
+  max: number;
+  /** The 1-based line where the limit was passed (1 for size). */
+  line: number;
+  message: string;
+}
+
+// Anchored at a line start, no nested quantifiers: linear in the line.
+const BLOCK_KEY = /^( *)(- +)?(?:"[^"]*"|'[^']*'|[^\s#:"'][^:#]*):(?:[ \t]|$)/;
+const FLOW_KEY = /:(?=[ \t])/g;
+const ALIAS_PATTERN = /(?:^|[ \t\n,[{])\*[^ \t\r\n,[\]{}]/g;
+
+function countMatches(text: string, pattern: RegExp, stopAt: number): number {
+  let count = 0;
+  pattern.lastIndex = 0;
+  while (pattern.exec(text) !== null) if (++count > stopAt) break;
+  return count;
+}
+
+/**
+ * Checks YAML text against size, key and alias caps without parsing it (one linear pass), so that
+ * a hostile or generated file fails fast with a clear message instead of making the parser work
+ * for seconds. Block-mapping keys are counted per mapping by indentation; a line holding a flow
+ * mapping counts each `key: ` in it. Text in block scalars may count as keys: an upper bound.
+ *
+ * @example
+ * ```ts
+ * const problem = checkYamlLimits(text);
+ * if (problem) throw new ConfigError(`team.yaml:${problem.line}: ${problem.message}`);
+ * ```
+ */
+export function checkYamlLimits(
+  text: string,
+  limits: YamlLimits = {},
+): YamlLimitProblem | undefined {
+  const max = { ...DEFAULT_YAML_LIMITS, ...limits };
+  if (text.length > max.maxBytes)
+    return {
+      limit: 'size',
+      count: text.length,
+      max: max.maxBytes,
+      line: 1,
+      message: `the document is ${text.length} characters, over the limit of ${max.maxBytes}; split it into smaller files`,
+    };
+  const maps: { indent: number; count: number }[] = [];
+  let total = 0;
+  let lineNumber = 0;
+  for (const line of text.split('\n')) {
+    lineNumber++;
+    if (line.includes('{')) total += countMatches(line, FLOW_KEY, max.maxKeys);
+    const match = BLOCK_KEY.exec(line);
+    if (match) {
+      total++;
+      const indent = match[1]!.length + (match[2]?.length ?? 0);
+      while (maps.length && maps[maps.length - 1]!.indent > indent) maps.pop();
+      const top = maps[maps.length - 1];
+      if (match[2] || !top || top.indent !== indent) {
+        if (top && top.indent === indent) maps.pop();
+        maps.push({ indent, count: 1 });
+      } else if (++top.count > max.maxKeysPerMap)
+        return {
+          limit: 'map',
+          count: top.count,
+          max: max.maxKeysPerMap,
+          line: lineNumber,
+          message: `a mapping has more than ${max.maxKeysPerMap} keys (line ${lineNumber}); split it into smaller mappings or files`,
+        };
+    }
+    if (total > max.maxKeys)
+      return {
+        limit: 'keys',
+        count: total,
+        max: max.maxKeys,
+        line: lineNumber,
+        message: `the document has more than ${max.maxKeys} keys; split it into smaller files`,
+      };
+  }
+  const aliases = countMatches(text, ALIAS_PATTERN, max.maxAliases);
+  if (aliases > max.maxAliases)
+    return {
+      limit: 'aliases',
+      count: aliases,
+      max: max.maxAliases,
+      line: 1,
+      message: `the document has more than ${max.maxAliases} aliases (*name); write the values out or use fewer anchors`,
+    };
+  return undefined;
 }

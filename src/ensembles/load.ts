@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
+import { findEnsembleInTree, isInLlmOrcProject, llmOrcEnsembleDirs } from './llmorc/project.js';
 import type { Ensemble } from './schema.js';
 import { formatEnsembleIssue, validateEnsembleText } from './validate.js';
 import type { EnsembleIssue } from './validate.js';
@@ -32,6 +33,10 @@ export interface LoadEnsembleOptions {
   /** Where a bare name is looked up: `{cwd}/{ensemblesDir}/{name}.yaml` (default `cwd` and `ensembles`). */
   cwd?: string;
   ensemblesDir?: string;
+  /** Follow llm-orc's rules (unknown top-level keys kept). Default: the file is under `.llm-orc/`. */
+  llmOrc?: boolean;
+  /** Checks each script (e.g. that the file exists); see `checkScriptExists`. */
+  checkScript?: (script: string) => string | undefined;
 }
 
 /**
@@ -51,6 +56,8 @@ export function parseEnsemble(
     file,
     profileNames: options.profileNames,
     baseDir: options.baseDir,
+    llmOrc: options.llmOrc ?? (options.file ? isInLlmOrcProject(options.file) : false),
+    checkScript: options.checkScript,
   });
   if (!ensemble) throw new EnsembleValidationError(file, issues);
   return ensemble;
@@ -101,6 +108,39 @@ export async function loadEnsemble(
     );
   }
   return parseEnsemble(text, { ...options, file, baseDir: path.dirname(file) });
+}
+
+/**
+ * Finds an ensemble by path or name: {@link resolveEnsemblePath} first, then llm-orc's ensemble
+ * directories (`.llm-orc/ensembles/**` found from `cwd` upward, the library, the global config),
+ * where nested names such as `testing/simple` work. Throws naming every place it looked.
+ *
+ * @example
+ * ```ts
+ * const file = await findEnsembleFile('testing/simple-script-test', { cwd: process.cwd() });
+ * ```
+ */
+export async function findEnsembleFile(
+  fileOrName: string,
+  options: LoadEnsembleOptions = {},
+): Promise<string> {
+  let firstError: unknown;
+  try {
+    return resolveEnsemblePath(fileOrName, options);
+  } catch (error) {
+    firstError = error;
+  }
+  const dirs = llmOrcEnsembleDirs(options.cwd ?? process.cwd());
+  for (const dir of dirs) {
+    const found = await findEnsembleInTree(dir, fileOrName);
+    if (found) return found;
+  }
+  if (dirs.length === 0) throw firstError;
+  throw new ColloquyError(
+    'ENSEMBLE_INVALID',
+    `${(firstError as Error).message.replace(/\. Pass a path.*$/s, '')}; nor in llm-orc's ${dirs.join(', ')}. ` +
+      'Pass a path to a YAML file, or a name (see colloquy list-ensembles).',
+  );
 }
 
 /** Ensemble files (`.yaml`/`.yml`) in a directory, sorted; `[]` when it does not exist. */

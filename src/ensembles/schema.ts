@@ -6,6 +6,13 @@
  */
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';
+import {
+  llmOrcAgentShape,
+  llmOrcEnsembleShape,
+  pickLlmOrcAgentSettings,
+  pickLlmOrcMetadata,
+} from './llmorc/agentKeys.js';
+import type { LlmOrcAgentSettings } from './llmorc/agentKeys.js';
 
 /** Agent names: a letter or `_`, then letters, digits, `_` or `-` (usable in CEL as `state.name`). */
 export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -156,6 +163,8 @@ export const agentSchema = z
     /** Free-form settings passed to script agents in `context.config`. */
     config: z.record(z.string(), z.unknown()).optional(),
     ...agentExecutionFields,
+    // llm-orc settings and metadata (src/ensembles/llmorc/agentKeys.ts).
+    ...llmOrcAgentShape,
   })
   .strict();
 
@@ -181,6 +190,8 @@ export const ensembleFileSchema = z
       timeout_seconds: 300,
     }),
     ...ensembleExecutionFields,
+    // llm-orc top-level metadata (src/ensembles/llmorc/agentKeys.ts).
+    ...llmOrcEnsembleShape,
   })
   .strict();
 
@@ -208,6 +219,8 @@ export interface EnsembleAgent extends AgentExecution {
   depends_on: EnsembleDependency[];
   conversation: { max_turns: number; state_key?: string; triggers_conversation: boolean };
   config?: Record<string, unknown>;
+  /** llm-orc settings (parameters, inline model, call settings), when the file has any. */
+  llmorc?: LlmOrcAgentSettings;
 }
 
 /** Global limits, defaults applied. */
@@ -228,6 +241,10 @@ export interface Ensemble {
   baseDir?: string;
   /** The file the ensemble came from, if any. */
   file?: string;
+  /** llm-orc top-level metadata (validation, test_mode, serves, ...), when the file has any. */
+  llmorc?: Record<string, unknown>;
+  /** The script protocol declared for the whole ensemble, if any. */
+  script_protocol?: 'llm-orc' | 'colloquy';
 }
 
 /** Folds aliases and applies defaults. Assumes the file passed {@link ensembleFileSchema}. */
@@ -238,7 +255,9 @@ export function normalizeEnsemble(
   return {
     name: file.name,
     description: file.description,
-    default_task: file.default_task,
+    default_task: file.default_task ?? file.task,
+    ...(pickLlmOrcMetadata(file) ? { llmorc: pickLlmOrcMetadata(file) } : {}),
+    ...(file.script_protocol ? { script_protocol: file.script_protocol } : {}),
     conversation_limits: file.conversation_limits,
     baseDir: where.baseDir,
     file: where.file,
@@ -261,7 +280,9 @@ export function normalizeEnsemble(
             },
       ),
       conversation: agent.conversation ?? { max_turns: 1, triggers_conversation: false },
-      config: agent.config,
+      // llm-orc's parameters reach scripts where Colloquy's config does.
+      config: agent.config ?? agent.parameters,
+      ...(pickLlmOrcAgentSettings(agent) ? { llmorc: pickLlmOrcAgentSettings(agent) } : {}),
     })),
   };
 }

@@ -1,14 +1,26 @@
 /**
- * Script agents: an executable that reads one JSON object on stdin,
- * `{ input, context, conversation_state }`, and writes one on stdout,
- * `{ success, data, error?, agent_requests? }`. Spawned without a shell, as the leader of its own
- * process group, so that a timeout kills the script and everything it started.
+ * Script agents. Two protocols: Colloquy's (one JSON object on stdin,
+ * `{ input, context, conversation_state }`, and one on stdout, `{ success, data, error?,
+ * agent_requests? }`) and llm-orc's (see `llmorc/scriptProtocol.ts`: any stdout is kept).
+ * Scripts are spawned as the leader of their own process group, so that a timeout kills the
+ * script and everything it started; the run stops waiting at the timeout even when a descendant
+ * that left the group keeps stdout open. Bundled primitives run in-process.
  * @module
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
+import { llmOrcDirOf } from './llmorc/project.js';
+import {
+  isColloquyStdin,
+  llmOrcInputFromColloquy,
+  parseLlmOrcOutput,
+} from './llmorc/scriptProtocol.js';
+import { PRIMITIVES } from './primitives/index.js';
+import { resolveScript, splitCommand } from './scriptResolve.js';
+import type { ResolvedScript, ScriptProtocol } from './scriptResolve.js';
+
+export { splitCommand };
 
 /** A question a script asks the user (answered by the run's InputHandler). */
 export interface ScriptAgentRequest {
@@ -43,57 +55,60 @@ export interface ScriptAgentOptions {
   signal?: AbortSignal;
   /** Called with the pid once spawned (tests use it). */
   onSpawn?: (pid: number) => void;
+  /** `colloquy` (default): strict JSON reply. `llm-orc`: any stdout, inline bash commands. */
+  protocol?: ScriptProtocol;
+  /** The project directory holding `.llm-orc/` (searched for scripts after `baseDir`). */
+  projectDir?: string;
+  /** The working directory of the script (default `baseDir`). */
+  cwd?: string;
+  /** Variables added to the script's environment (llm-orc's `INPUT_DATA`, ...). */
+  env?: Record<string, string>;
+  /** Answers the questions of interactive primitives (`get_user_input`, `confirm_action`). */
+  ask?: (prompt: string) => Promise<string>;
+  /** After the script exits, how long to wait for its output to close (default 500 ms). */
+  exitGraceMs?: number;
 }
 
 /** A finished script run. */
 export interface ScriptAgentRun {
   reply: ScriptAgentReply;
   stderr: string;
+  /** The raw stdout (trimmed), llm-orc's `response`. */
+  stdout: string;
 }
 
 /** An agent failed: bad reply, non-zero exit, timeout, `success: false`, or a model error. */
 export class AgentRunError extends ColloquyError {
   readonly agent: string;
   readonly stderr: string | undefined;
+  /** What the agent printed before failing, when it printed an object (llm-orc `success: false`). */
+  readonly output: Record<string, unknown> | undefined;
 
-  constructor(agent: string, message: string, options: { stderr?: string; cause?: unknown } = {}) {
+  constructor(
+    agent: string,
+    message: string,
+    options: { stderr?: string; cause?: unknown; output?: Record<string, unknown> } = {},
+  ) {
     super('ENSEMBLE_RUN_ERROR', `Agent "${agent}" failed: ${message}`, { cause: options.cause });
     this.agent = agent;
     this.stderr = options.stderr;
+    this.output = options.output;
   }
 }
 
 const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
-const INTERPRETERS: Record<string, string[]> = {
-  '.js': [process.execPath],
-  '.mjs': [process.execPath],
-  '.cjs': [process.execPath],
-  '.py': ['python3'],
-};
-
-/** Splits a command line into words; `'...'` and `"..."` group words (no escapes, no shell). */
-export function splitCommand(command: string): string[] {
-  const words: string[] = [];
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const match of command.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3]!);
-  return words;
-}
-
-/** The program and arguments to spawn for a script field. */
+/**
+ * The program and arguments to spawn for a script field (Colloquy protocol, relative to
+ * `baseDir`). Throws when it names a file that does not exist.
+ */
 export function resolveCommand(command: string, baseDir: string): { file: string; args: string[] } {
-  const [first, ...rest] = splitCommand(command);
-  if (!first)
+  const resolved = resolveScript(command, { baseDir });
+  if (resolved.kind === 'primitive')
     throw new ColloquyError(
       'ENSEMBLE_INVALID',
-      'A script agent has an empty script. Set script to a command or a path.',
+      `"${command}" names the bundled primitive ${resolved.name}, which runs in-process and has no command.`,
     );
-  const local = path.resolve(baseDir, first);
-  const isPath = first.includes('/') || first.includes(path.sep) || existsSync(local);
-  if (!isPath) return { file: first, args: rest };
-  const interpreter = INTERPRETERS[path.extname(local).toLowerCase()];
-  return interpreter
-    ? { file: interpreter[0]!, args: [...interpreter.slice(1), local, ...rest] }
-    : { file: local, args: rest };
+  return { file: resolved.file, args: resolved.args };
 }
 
 function killGroup(pid: number | undefined): void {
@@ -144,34 +159,137 @@ function parseReply(agent: string, stdout: string, stderr: string): ScriptAgentR
 }
 
 /**
+ * Fills in llm-orc defaults: a script whose `baseDir` lies in a `.llm-orc/` directory speaks
+ * llm-orc's protocol, is searched for in that project and runs in the project directory; and
+ * Colloquy-shaped stdin is converted to llm-orc's (see `llmOrcInputFromColloquy`).
+ */
+export function withLlmOrcDefaults(options: ScriptAgentOptions): ScriptAgentOptions {
+  const llmOrcDir = options.baseDir ? llmOrcDirOf(options.baseDir) : undefined;
+  const protocol = options.protocol ?? (llmOrcDir ? 'llm-orc' : 'colloquy');
+  if (protocol !== 'llm-orc') return { ...options, protocol };
+  const projectDir = options.projectDir ?? (llmOrcDir ? path.dirname(llmOrcDir) : undefined);
+  const converted = isColloquyStdin(options.stdin)
+    ? llmOrcInputFromColloquy(options.agent, options.stdin)
+    : undefined;
+  return {
+    ...options,
+    protocol,
+    projectDir,
+    // llm-orc runs scripts in the directory it was started from.
+    cwd: options.cwd ?? process.cwd(),
+    stdin: converted?.stdin ?? options.stdin,
+    env: { ...converted?.env, ...options.env },
+  };
+}
+
+async function runPrimitive(options: ScriptAgentOptions, name: string): Promise<ScriptAgentRun> {
+  const stdin =
+    options.stdin && typeof options.stdin === 'object' && !Array.isArray(options.stdin)
+      ? (options.stdin as Record<string, unknown>)
+      : {};
+  // A Colloquy-protocol agent's `config` holds the primitive's parameters.
+  const config =
+    isColloquyStdin(stdin) && stdin.config
+      ? { AGENT_PARAMETERS: JSON.stringify(stdin.config) }
+      : {};
+  const result = await PRIMITIVES[name]!({
+    stdin,
+    env: { ...process.env, ...config, ...options.env },
+    cwd: options.cwd ?? options.baseDir ?? process.cwd(),
+    ask: options.ask,
+  });
+  const stdout = JSON.stringify(result, null, 2);
+  if (options.protocol === 'llm-orc') return finishReply(options, stdout, '');
+  // Colloquy protocol: the primitive's object is the data of the reply.
+  if (result.success === false)
+    throw new AgentRunError(
+      options.agent,
+      `${name} failed: ${String(result.error ?? 'no error message')}`,
+      {
+        output: result,
+      },
+    );
+  return { reply: { success: true, data: result }, stderr: '', stdout };
+}
+
+/** Turns a finished script's stdout into a reply, with the protocol's rules. */
+function finishReply(options: ScriptAgentOptions, stdout: string, stderr: string): ScriptAgentRun {
+  const { agent } = options;
+  if (options.protocol === 'llm-orc') {
+    const read = parseLlmOrcOutput(stdout);
+    if (read.failure !== undefined)
+      throw new AgentRunError(agent, `it reported "success": false: ${read.failure}`, {
+        stderr,
+        output: read.output,
+      });
+    return { reply: { success: true, data: read.output }, stderr, stdout: read.response };
+  }
+  const reply = parseReply(agent, stdout, stderr);
+  if (!reply.success) {
+    throw new AgentRunError(
+      agent,
+      `it replied success: false: ${reply.error ?? '(no error message)'}`,
+      {
+        stderr,
+      },
+    );
+  }
+  return { reply, stderr, stdout: stdout.trim() };
+}
+
+/**
  * Runs a script agent once. Rejects with {@link AgentRunError} on a timeout (after killing the
- * whole process group), a non-zero exit, a reply that is not JSON, or `success: false`.
+ * whole process group), a non-zero exit, a reply the protocol rejects, or `success: false`; and
+ * with a `ScriptNotFoundError` (naming every place searched) when the script file does not exist.
  *
  * @example
  * ```ts
  * const { reply } = await runScriptAgent({ agent: 'count', command: './count.js', stdin: { input: 'hi' }, timeoutMs: 5000 });
  * ```
  */
-export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgentRun> {
-  const { agent } = options;
+export async function runScriptAgent(given: ScriptAgentOptions): Promise<ScriptAgentRun> {
+  const options = withLlmOrcDefaults(given);
   const baseDir = options.baseDir ?? process.cwd();
-  const { file, args } = resolveCommand(options.command, baseDir);
+  const resolved: ResolvedScript = resolveScript(options.command, {
+    baseDir,
+    projectDir: options.projectDir,
+    protocol: options.protocol,
+  });
+  if (resolved.kind === 'primitive') return runPrimitive(options, resolved.name);
+  return spawnScript(options, resolved.file, resolved.args);
+}
+
+function spawnScript(
+  options: ScriptAgentOptions,
+  file: string,
+  args: string[],
+): Promise<ScriptAgentRun> {
+  const { agent } = options;
+  const cwd = options.cwd ?? options.baseDir ?? process.cwd();
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
-      cwd: baseDir,
+      cwd,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
+      env: options.env ? { ...process.env, ...options.env } : process.env,
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let size = 0;
     let failure: AgentRunError | undefined;
     let settled = false;
+    let grace: NodeJS.Timeout | undefined;
+    let exited = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    const graceMs = options.exitGraceMs ?? 500;
     const stderrText = () => Buffer.concat(stderr).toString('utf8');
     const fail = (message: string) => {
       failure ??= new AgentRunError(agent, message, { stderr: stderrText() });
       killGroup(child.pid);
+      // Stop waiting now: a descendant outside the group may keep the pipes open forever.
+      if (exited) finish(exitCode, exitSignal);
     };
     const timer = setTimeout(
       () =>
@@ -189,33 +307,30 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (grace) clearTimeout(grace);
       options.signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();
+      // Background children left in the script's group go with it.
+      killGroup(child.pid);
       if (failure) return reject(failure);
       const errText = stderrText();
       if (code !== 0) {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const hint =
+          options.protocol === 'llm-orc'
+            ? 'Fix the script so that it exits 0.'
+            : 'Fix the script so it exits 0 after printing its JSON reply.';
         return reject(
           new AgentRunError(
             agent,
-            `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}. Fix the script so it exits 0 after printing its JSON reply.`,
+            `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}. ${hint}`,
             { stderr: errText },
           ),
         );
       }
       try {
-        const reply = parseReply(agent, Buffer.concat(stdout).toString('utf8'), errText);
-        if (!reply.success) {
-          return reject(
-            new AgentRunError(
-              agent,
-              `it replied success: false: ${reply.error ?? '(no error message)'}`,
-              { stderr: errText },
-            ),
-          );
-        }
-        resolve({ reply, stderr: errText });
+        resolve(finishReply(options, Buffer.concat(stdout).toString('utf8'), errText));
       } catch (error) {
         reject(error);
       }
@@ -236,12 +351,22 @@ export function runScriptAgent(options: ScriptAgentOptions): Promise<ScriptAgent
           `it wrote more than ${MAX_OUTPUT_BYTES} bytes; write less, or write files and return their paths.`,
         );
       chunks.push(chunk);
+      // Output still flowing after the exit: give it another grace period.
+      if (grace) grace.refresh();
     };
     child.stdout.on('data', collect(stdout));
     child.stderr.on('data', collect(stderr));
-    // After a kill, 'exit' is enough: a descendant that escaped the group may hold the pipes open.
-    child.on('exit', (code, signal) => (failure ? finish(code, signal) : undefined));
-    child.on('close', finish);
+    child.on('exit', (code, signal) => {
+      exited = true;
+      exitCode = code;
+      exitSignal = signal;
+      if (failure) return finish(code, signal);
+      // Normally 'close' follows at once; a descendant holding stdout must not hold the run.
+      grace = setTimeout(() => finish(code, signal), graceMs);
+    });
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) =>
+      finish(exited ? exitCode : code, exited ? exitSignal : signal),
+    );
     child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(options.stdin));
   });

@@ -6,7 +6,12 @@
  */
 import { isScalar, LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
-import { formatYamlPath, locateYamlPath } from '../yamlErrors.js';
+import {
+  checkYamlLimits,
+  DEFAULT_YAML_LIMITS,
+  formatYamlPath,
+  locateYamlPath,
+} from '../yamlErrors.js';
 import { checkCondition } from './conditions.js';
 import { ensembleFileSchema, normalizeEnsemble } from './schema.js';
 import type { Ensemble } from './schema.js';
@@ -29,6 +34,13 @@ export interface ValidateEnsembleOptions {
   profileNames?: readonly string[];
   /** Where relative script paths resolve from (kept on the returned ensemble). */
   baseDir?: string;
+  /**
+   * The file belongs to an llm-orc project (`.llm-orc/ensembles`): top-level keys Colloquy does
+   * not know are kept as metadata instead of being errors, as llm-orc's loader does.
+   */
+  llmOrc?: boolean;
+  /** Checks each script agent's `script` (e.g. that its file exists); returns a problem or undefined. */
+  checkScript?: (script: string) => string | undefined;
 }
 
 /** What {@link validateEnsembleText} found: every issue, and the ensemble when there were none. */
@@ -54,6 +66,48 @@ function depsOf(agent: Raw): { key: string; list: unknown[] } {
   return { key, list: Array.isArray(agent[key]) ? (agent[key] as unknown[]) : [] };
 }
 
+/** The keys that say what an agent runs; exactly one source must be present. */
+const SOURCES = ['script', 'model_profile', 'model', 'ensemble', 'loop', 'dispatch'] as const;
+
+function checkSource(agent: Raw, at: Path, report: Report): void {
+  const present = SOURCES.filter((key) => agent[key] !== undefined);
+  if (agent.model !== undefined && agent.provider === undefined)
+    report([...at, 'model'], 'model needs provider (e.g. provider: ollama); or use model_profile');
+  if (agent.provider !== undefined && agent.model === undefined)
+    report([...at, 'provider'], 'provider needs model (e.g. model: llama3); or use model_profile');
+  if (present.length === 0) {
+    report(
+      [...at, 'name'],
+      `agent "${String(agent.name)}" needs exactly one of script (a command) or model_profile (a profile name)` +
+        ' (or model + provider, ensemble, loop, dispatch)',
+    );
+  } else if (present.length > 1) {
+    const [first, second] = present;
+    report(
+      [...at, second!],
+      first === 'script' && second === 'model_profile'
+        ? 'an agent has either script or model_profile, not both; remove one'
+        : `an agent has one of ${SOURCES.join(', ')}; it has ${present.join(' and ')}: remove all but one`,
+    );
+  }
+  const isLlm = agent.model_profile !== undefined || agent.model !== undefined;
+  if (agent.type === 'script' && isLlm)
+    report(
+      [...at, 'type'],
+      'type is script but the agent has model_profile; use script or change type to llm',
+    );
+  if (agent.type === 'llm' && agent.script !== undefined)
+    report(
+      [...at, 'type'],
+      'type is llm but the agent has script; use model_profile or change type to script',
+    );
+  if (agent.fan_out === true && depsOf(agent).list.length === 0)
+    report(
+      [...at, 'fan_out'],
+      'fan_out: true needs depends_on naming the agent whose output is the array to fan out over',
+    );
+}
+
 function checkAgent(
   agent: Raw,
   index: number,
@@ -62,35 +116,7 @@ function checkAgent(
   report: Report,
 ): void {
   const at: Path = ['agents', index];
-  const hasScript = agent.script !== undefined;
-  const hasProfile = agent.model_profile !== undefined;
-  if (hasScript && hasProfile) {
-    report(
-      [...at, 'model_profile'],
-      'an agent has either script or model_profile, not both; remove one',
-    );
-  } else if (
-    !hasScript &&
-    !hasProfile &&
-    agent.ensemble === undefined &&
-    agent.loop === undefined
-  ) {
-    // (engine) `ensemble:` and `loop:` agents need neither script nor model_profile.
-    report(
-      [...at, 'name'],
-      `agent "${String(agent.name)}" needs exactly one of script (a command), model_profile (a profile name), ensemble or loop`,
-    );
-  }
-  if (agent.type === 'script' && hasProfile)
-    report(
-      [...at, 'type'],
-      'type is script but the agent has model_profile; use script or change type to llm',
-    );
-  if (agent.type === 'llm' && hasScript)
-    report(
-      [...at, 'type'],
-      'type is llm but the agent has script; use model_profile or change type to script',
-    );
+  checkSource(agent, at, report);
   if (agent.depends_on !== undefined && agent.dependencies !== undefined) {
     report(
       [...at, 'dependencies'],
@@ -108,10 +134,16 @@ function checkAgent(
     typeof agent.model_profile === 'string' &&
     !options.profileNames.includes(agent.model_profile)
   ) {
-    const known = options.profileNames.length ? options.profileNames.join(', ') : '(none)';
+    const names = options.profileNames;
+    const known = names.length
+      ? `${names.slice(0, 12).join(', ')}${names.length > 12 ? `, … (${names.length} in all; see colloquy list-profiles)` : ''}`
+      : '(none)';
+    const where = options.llmOrc
+      ? 'model_profiles: in .llm-orc/config.yaml or a file in .llm-orc/profiles/'
+      : 'profiles: in colloquy.yaml';
     report(
       [...at, 'model_profile'],
-      `profile "${agent.model_profile}" does not exist (known: ${known}); define it under profiles: in colloquy.yaml`,
+      `profile "${agent.model_profile}" does not exist (known: ${known}); define it under ${where}`,
     );
   }
   const { key, list } = depsOf(agent);
@@ -137,11 +169,16 @@ function checkAgent(
   });
 }
 
-/** Unconditional edges agent -> dependency; returns each cycle once, as names. */
-function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[] {
+/**
+ * Unconditional edges agent -> dependency; returns each cycle once, as names. Iterative (an
+ * explicit stack), so a chain of thousands of agents cannot overflow the call stack.
+ */
+export function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[] {
   const edges = new Map<string, string[]>();
-  agents.forEach((agent) => {
+  const indexOf = new Map<string, number>();
+  agents.forEach((agent, index) => {
     if (typeof agent.name !== 'string') return;
+    if (!indexOf.has(agent.name)) indexOf.set(agent.name, index);
     const targets = depsOf(agent).list.flatMap((dep) => {
       if (typeof dep === 'string') return [dep];
       const object = asRecord(dep);
@@ -153,20 +190,34 @@ function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[
   });
   const found: { index: number; cycle: string[] }[] = [];
   const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (name: string): void => {
-    state.set(name, 'open');
-    stack.push(name);
-    for (const next of edges.get(name) ?? []) {
+  const path: string[] = [];
+  const position = new Map<string, number>();
+  for (const root of edges.keys()) {
+    if (state.has(root)) continue;
+    const frames: { name: string; next: number }[] = [{ name: root, next: 0 }];
+    state.set(root, 'open');
+    position.set(root, path.push(root) - 1);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const targets = edges.get(frame.name) ?? [];
+      if (frame.next >= targets.length) {
+        frames.pop();
+        path.pop();
+        position.delete(frame.name);
+        state.set(frame.name, 'done');
+        continue;
+      }
+      const next = targets[frame.next++]!;
       if (state.get(next) === 'open') {
-        const cycle = [...stack.slice(stack.indexOf(next)), next];
-        found.push({ index: agents.findIndex((agent) => agent.name === next), cycle });
-      } else if (!state.has(next) && edges.has(next)) visit(next);
+        const cycle = [...path.slice(position.get(next)), next];
+        found.push({ index: indexOf.get(next) ?? 0, cycle });
+      } else if (!state.has(next) && edges.has(next)) {
+        state.set(next, 'open');
+        position.set(next, path.push(next) - 1);
+        frames.push({ name: next, next: 0 });
+      }
     }
-    stack.pop();
-    state.set(name, 'done');
-  };
-  for (const name of edges.keys()) if (!state.has(name)) visit(name);
+  }
   return found;
 }
 
@@ -199,6 +250,15 @@ function semanticChecks(raw: Raw, options: ValidateEnsembleOptions, report: Repo
         `"${name}" is not an agent of this ensemble (agents: ${[...names].join(', ')})`,
       );
   }
+}
+
+const KNOWN_TOP_LEVEL = new Set(Object.keys(ensembleFileSchema.shape));
+
+/** An llm-orc file's top level without the keys Colloquy does not know (llm-orc ignores them too). */
+function dropUnknownTopLevel(raw: unknown): unknown {
+  const record = asRecord(raw);
+  if (!record) return raw;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => KNOWN_TOP_LEVEL.has(key)));
 }
 
 function locate(
@@ -238,6 +298,11 @@ export function validateEnsembleText(
   options: ValidateEnsembleOptions = {},
 ): EnsembleValidation {
   const file = options.file ?? '<ensemble>';
+  const limit = checkYamlLimits(text);
+  if (limit)
+    return {
+      issues: [{ file, line: limit.line, column: 1, path: '(yaml)', message: limit.message }],
+    };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const issues: EnsembleIssue[] = [];
@@ -258,7 +323,24 @@ export function validateEnsembleText(
     const { line, column } = locate(doc, lineCounter, path, offset, preferKey);
     issues.push({ file, line, column, path: formatYamlPath(path), message });
   };
-  const raw = doc.toJS() as unknown;
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: DEFAULT_YAML_LIMITS.maxAliases }) as unknown;
+  } catch (error) {
+    const message = (error as Error).message;
+    const alias = /alias[^:]*: (\S+)/i.exec(message)?.[1];
+    const at = alias ? text.indexOf(`*${alias}`) : -1;
+    const { line, col } = lineCounter.linePos(Math.max(0, at));
+    issues.push({
+      file,
+      line,
+      column: col,
+      path: '(yaml)',
+      message: `invalid YAML: ${message}. Define every anchor (&name) before its alias (*name).`,
+    });
+    return { issues };
+  }
+  if (options.llmOrc) raw = dropUnknownTopLevel(raw);
   const parsed = ensembleFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -277,6 +359,14 @@ export function validateEnsembleText(
   semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) =>
     report(path, message, offset),
   );
+  if (options.checkScript) {
+    const agents = asRecord(raw)?.agents;
+    (Array.isArray(agents) ? agents : []).forEach((agent, index) => {
+      const script = asRecord(agent)?.script;
+      const problem = typeof script === 'string' ? options.checkScript!(script) : undefined;
+      if (problem) report(['agents', index, 'script'], problem);
+    });
+  }
   issues.sort((a, b) => a.line - b.line || a.column - b.column);
   if (issues.length > 0 || !parsed.success) return { issues };
   return {

@@ -10,6 +10,8 @@ import type { ProfileRegistry } from './profiles.js';
 const DEFAULT_KEY_ENV: Partial<Record<ModelProfile['provider'], string>> = {
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
+  'anthropic-api': 'ANTHROPIC_API_KEY',
+  'google-gemini': 'GOOGLE_GENERATIVE_AI_API_KEY',
 };
 
 /**
@@ -19,6 +21,7 @@ const DEFAULT_KEY_ENV: Partial<Record<ModelProfile['provider'], string>> = {
  */
 export function apiKeyEnvFor(profile: ModelProfile): string | undefined {
   if (profile.provider === 'scripted' || profile.provider === 'replay') return undefined;
+  if (profile.provider === 'mock' || profile.model.startsWith('mock')) return undefined;
   return profile.api_key_env ?? DEFAULT_KEY_ENV[profile.provider];
 }
 

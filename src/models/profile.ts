@@ -13,6 +13,10 @@ export const PROVIDERS = [
   'openai-compatible',
   'scripted',
   'replay',
+  // llm-orc's provider names: `anthropic-api` is `anthropic`; `mock` answers offline.
+  'anthropic-api',
+  'google-gemini',
+  'mock',
 ] as const;
 
 /** A provider name. */
@@ -62,6 +66,10 @@ export const modelProfileSchema = z
     max_retries: z.number().int().min(0).max(10).optional(),
     /** Backoff between retries (the SDK's exponential backoff with jitter; Retry-After wins). */
     retry_backoff: retryBackoffSchema.optional(),
+    /** llm-orc: the price of one token in USD (used for cost figures only). */
+    cost_per_token: z.number().min(0).optional(),
+    /** llm-orc: provider-specific request options (e.g. Ollama's `num_ctx`). */
+    options: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 

@@ -42,6 +42,12 @@ export interface ProfileSource {
   /** The directory for relative paths in these profiles. */
   baseDir: string;
   profiles: ProfileMap;
+  /**
+   * A broken profile of this source (invalid fields, unknown provider or fallback, a fallback
+   * cycle) does not stop loading: the error is raised when the profile is used. llm-orc's config
+   * files are read this way, as llm-orc reads them.
+   */
+  lenient?: boolean;
 }
 
 /** Options of {@link loadProfiles}. */
@@ -55,6 +61,8 @@ export interface LoadProfilesOptions {
    * reads them from `colloquy.yaml`). Default: no project profiles, paths relative to the cwd.
    */
   project?: ProjectProfiles;
+  /** More sources, between the user's file and the project's (e.g. llm-orc's config files). */
+  sources?: readonly ProfileSource[];
 }
 
 /** A project's profiles as the config loader found them; models never read config files. */
@@ -87,26 +95,48 @@ export function validateProfile(name: string, profile: ModelProfile, source: str
   }
 }
 
-/** Throws a ConfigError when a fallback names an unknown profile or fallbacks form a cycle. */
-function checkFallbacks(profiles: Map<string, { profile: ModelProfile; source: string }>): void {
-  for (const [start, entry] of profiles) {
-    const seen = [start];
-    let next = entry.profile.fallback_model_profile;
-    while (next !== undefined) {
-      if (!profiles.has(next)) {
-        throw new ConfigError(
-          `Profile "${seen.at(-1)}" (${profiles.get(seen.at(-1)!)!.source}) has fallback_model_profile "${next}", ` +
-            `which is not a profile. Known profiles: ${[...profiles.keys()].sort().join(', ')}.`,
-        );
-      }
-      if (seen.includes(next)) {
-        throw new ConfigError(
-          `Fallback profiles form a cycle: ${[...seen, next].join(' -> ')}. Remove one fallback_model_profile.`,
-        );
-      }
-      seen.push(next);
-      next = profiles.get(next)!.profile.fallback_model_profile;
+interface Entry {
+  profile: ModelProfile;
+  source: string;
+  baseDir: string;
+  lenient?: boolean;
+  /** Why a lenient profile cannot be used (raised by `get`). */
+  broken?: string;
+}
+
+/** The problem of a profile's fallback chain (unknown name or cycle), or undefined. */
+function fallbackProblem(start: string, profiles: Map<string, Entry>): string | undefined {
+  const seen = [start];
+  let next = profiles.get(start)!.profile.fallback_model_profile;
+  while (next !== undefined) {
+    const current = profiles.get(seen.at(-1)!)!;
+    if (!profiles.has(next) || profiles.get(next)!.broken) {
+      const what = profiles.has(next) ? 'a broken profile' : 'not a profile';
+      return (
+        `Profile "${seen.at(-1)}" (${current.source}) has fallback_model_profile "${next}", ` +
+        `which is ${what}. Known profiles: ${[...profiles.keys()].sort().join(', ')}.`
+      );
     }
+    if (seen.includes(next)) {
+      return `Fallback profiles form a cycle: ${[...seen, next].join(' -> ')}. Remove one fallback_model_profile.`;
+    }
+    seen.push(next);
+    next = profiles.get(next)!.profile.fallback_model_profile;
+  }
+  return undefined;
+}
+
+/**
+ * Throws a ConfigError when a fallback names an unknown profile or fallbacks form a cycle; for a
+ * lenient profile the problem is kept and raised when the profile is used.
+ */
+function checkFallbacks(profiles: Map<string, Entry>): void {
+  for (const [start, entry] of profiles) {
+    if (entry.broken) continue;
+    const problem = fallbackProblem(start, profiles);
+    if (problem === undefined) continue;
+    if (!entry.lenient) throw new ConfigError(problem);
+    entry.broken = problem;
   }
 }
 
@@ -122,20 +152,31 @@ function checkFallbacks(profiles: Map<string, { profile: ModelProfile; source: s
  * ```
  */
 export function createProfileRegistry(sources: readonly ProfileSource[]): ProfileRegistry {
-  const entries = new Map<string, { profile: ModelProfile; source: string; baseDir: string }>();
-  for (const { source, baseDir, profiles } of sources) {
+  const entries = new Map<string, Entry>();
+  for (const { source, baseDir, profiles, lenient } of sources) {
     for (const [name, raw] of Object.entries(profiles)) {
       const parsed = modelProfileSchema.safeParse(raw);
+      let broken: string | undefined;
       if (!parsed.success) {
-        throw new ConfigError(`Profile "${name}" (${source}) is invalid: ${parsed.error.message}`);
+        broken = `Profile "${name}" (${source}) is invalid: ${parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || '(profile)'}: ${issue.message}`)
+          .join('; ')}. Fix the profile, or stop using it.`;
+      } else {
+        try {
+          validateProfile(name, parsed.data, source);
+        } catch (error) {
+          broken = (error as Error).message;
+        }
       }
-      validateProfile(name, parsed.data, source);
-      entries.set(name, { profile: parsed.data, source, baseDir });
+      if (broken !== undefined && !lenient) throw new ConfigError(broken);
+      const profile = parsed.success ? parsed.data : ({ ...(raw as object) } as ModelProfile);
+      entries.set(name, { profile, source, baseDir, lenient, broken });
     }
   }
   checkFallbacks(entries);
   const entry = (name: string) => {
     const found = entries.get(name);
+    if (found?.broken) throw new ConfigError(found.broken);
     if (found) return found;
     const known = [...entries.keys()].sort();
     throw new ColloquyError(
@@ -148,7 +189,7 @@ export function createProfileRegistry(sources: readonly ProfileSource[]): Profil
     names: () => [...entries.keys()].sort(),
     has: (name) => entries.has(name),
     get: (name) => entry(name).profile,
-    source: (name) => entry(name).source,
+    source: (name) => entries.get(name)?.source ?? entry(name).source,
     baseDir: (name) => entry(name).baseDir,
   };
 }
@@ -188,6 +229,7 @@ export async function loadProfiles(options: LoadProfilesOptions = {}): Promise<P
       baseDir: path.dirname(userPath),
       profiles: await readUserProfiles(userPath),
     },
+    ...(options.sources ?? []),
     {
       source: project.configPath ?? path.join(project.baseDir, 'colloquy.yaml'),
       baseDir: project.baseDir,

@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { createAnthropic } from '@ai-sdk/anthropic';
+import type { createGoogleGenerativeAI } from '@ai-sdk/google';
 import type { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Model } from '@openai/agents-core';
 import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
@@ -23,6 +24,7 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { importAiSdk, LazyModel, type ImportModule } from './aiSdk.js';
 import { resolveApiKey } from './apiKeys.js';
+import { createLlmOrcProviderModel } from './llmOrcProviders.js';
 import { scriptedStepSchema } from './profile.js';
 import type { ModelProfile } from './profile.js';
 import { ReplayModel } from './replayModel.js';
@@ -82,14 +84,30 @@ function openaiModel(name: string, profile: ModelProfile, env: NodeJS.ProcessEnv
  */
 export function createProviderModel(profile: ModelProfile, context: ProviderContext): Model {
   const { name, env, baseDir } = context;
+  const llmOrc = createLlmOrcProviderModel(profile);
+  if (llmOrc) return llmOrc;
   switch (profile.provider) {
     case 'openai':
       return openaiModel(name, profile, env);
-    case 'anthropic': {
+    case 'anthropic':
+    case 'anthropic-api': {
       const apiKey = resolveApiKey(name, profile, env);
       return new LazyModel(async () => {
         const sdk = await importAiSdk(name, 'anthropic', '@ai-sdk/anthropic', context.importModule);
         const create = sdk.provider.createAnthropic as typeof createAnthropic;
+        return sdk.aisdk(create({ apiKey, baseURL: profile.base_url })(profile.model));
+      });
+    }
+    case 'google-gemini': {
+      const apiKey = resolveApiKey(name, profile, env);
+      return new LazyModel(async () => {
+        const sdk = await importAiSdk(
+          name,
+          'google-gemini',
+          '@ai-sdk/google',
+          context.importModule,
+        );
+        const create = sdk.provider.createGoogleGenerativeAI as typeof createGoogleGenerativeAI;
         return sdk.aisdk(create({ apiKey, baseURL: profile.base_url })(profile.model));
       });
     }
@@ -120,5 +138,9 @@ export function createProviderModel(profile: ModelProfile, context: ProviderCont
       return new ScriptedModel(loadScript(name, profile, baseDir), { name, repeatLast: true });
     case 'replay':
       return new ReplayModel(path.resolve(baseDir, profile.cassette!), { label: name });
+    default:
+      throw new ConfigError(
+        `Profile "${name}" uses provider ${profile.provider}, which has no adapter. Use one of openai, anthropic, anthropic-api, google-gemini, ollama, openai-compatible, scripted, replay, mock.`,
+      );
   }
 }

@@ -1,0 +1,167 @@
+/**
+ * `colloquy invoke NAME [INPUT]`, taking the input as llm-orc users type it: positional,
+ * `--input`/`--input-data`, `-f/--input-file`, or piped stdin. Prints Colloquy's result plus
+ * llm-orc's `results`/`metadata` (JSON), and writes llm-orc's artifacts for llm-orc projects.
+ * @module
+ */
+import { fstatSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadProjectConfig } from '../../../config.js';
+import { ConfigError } from '../../../errors.js';
+import { openStore } from '../../../stores/openStore.js';
+import { findEnsembleFile } from '../../../ensembles/load.js';
+import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputHandlers.js';
+import type { InputHandler } from '../../../ensembles/inputHandlers.js';
+import { runEnsemble } from '../../../ensembles/run.js';
+import { llmOrcView, writeArtifacts } from '../../../ensembles/llmorc/results.js';
+import { prepareEnsemble } from './profiles.js';
+import { printResult, progressReporter } from './progress.js';
+
+/** The options of `colloquy invoke`. */
+export interface InvokeOptions {
+  input?: string;
+  inputData?: string;
+  inputFile?: string;
+  output?: string;
+  outputFormat?: string;
+  inputs?: string;
+  resume?: string;
+  store?: string;
+  runId?: string;
+  concurrency?: string;
+  maxConcurrent?: string;
+  detailed?: boolean;
+  artifacts?: boolean;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** Whether stdin is a pipe or a file a user redirected (not a terminal, not an inherited socket). */
+export function stdinIsPiped(): boolean {
+  if (process.stdin.isTTY) return false;
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The input of a run, in llm-orc's order of precedence: positional, `--input`/`--input-data`,
+ * `--input-file`, piped stdin (`-` reads stdin explicitly); undefined means the default task.
+ */
+export async function resolveInput(
+  positional: string | undefined,
+  options: InvokeOptions,
+): Promise<string | undefined> {
+  const given = [positional, options.input, options.inputData].filter((v) => v !== undefined);
+  if (given.length > 1 || (given.length === 1 && options.inputFile))
+    throw new ConfigError(
+      'Give the input once: as the INPUT argument, --input/--input-data, or --input-file.',
+    );
+  const text = given[0];
+  if (text === '-') return readStdin();
+  if (text !== undefined) return text;
+  if (options.inputFile) {
+    try {
+      return await readFile(path.resolve(options.inputFile), 'utf8');
+    } catch (error) {
+      throw new ConfigError(
+        `--input-file ${options.inputFile} could not be read: ${(error as Error).message}. Check the path.`,
+      );
+    }
+  }
+  return stdinIsPiped() ? readStdin() : undefined;
+}
+
+function outputFormat(options: InvokeOptions): string {
+  if (options.output && options.outputFormat && options.output !== options.outputFormat)
+    throw new ConfigError('--output and --output-format are the same option; give one.');
+  const format = options.output ?? options.outputFormat ?? (process.stdout.isTTY ? 'rich' : 'text');
+  if (!['rich', 'json', 'text'].includes(format))
+    throw new ConfigError(`--output ${format} is not a format. Use rich, json or text.`);
+  return format;
+}
+
+function concurrency(options: InvokeOptions): number | undefined {
+  const raw = options.maxConcurrent ?? options.concurrency;
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError(`--max-concurrent ${raw} is not a positive integer.`);
+  return value;
+}
+
+/** Runs `colloquy invoke`. */
+export async function invoke(
+  target: string,
+  positional: string | undefined,
+  options: InvokeOptions,
+): Promise<void> {
+  const cwd = process.cwd();
+  const project = await loadProjectConfig({ cwd });
+  const file = await findEnsembleFile(target, {
+    cwd,
+    ensemblesDir: path.resolve(project.baseDir, project.ensembles_dir),
+  });
+  const { ensemble, profiles, projectDir } = await prepareEnsemble(file, cwd);
+  const format = outputFormat(options);
+  const maxConcurrent = concurrency(options);
+  const input = await resolveInput(positional, options);
+  let inputHandler: InputHandler | undefined;
+  if (options.inputs)
+    inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
+  else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
+  const store = await openStore(options.store);
+  const progress = progressReporter(Boolean(process.stderr.isTTY));
+  const startedAt = new Date();
+  try {
+    const result = await runEnsemble(ensemble, {
+      input,
+      store,
+      runId: options.runId,
+      resume: options.resume,
+      concurrency: maxConcurrent,
+      inputHandler,
+      profiles,
+      onEvent: progress.onEvent,
+    });
+    progress.stop();
+    const completedAt = new Date();
+    const view = llmOrcView(result, {
+      ensemble: ensemble.name,
+      agents: ensemble.agents.map((agent) => agent.name),
+      input: input ?? ensemble.default_task ?? '',
+      startedAt,
+      completedAt,
+    });
+    const json = { ...result, ...view };
+    if (format === 'json') process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    else printResult(result, format, view, options.detailed ?? true);
+    if (options.artifacts ?? projectDir !== undefined) {
+      const relative = projectDir
+        ? path.relative(path.join(projectDir, '.llm-orc', 'ensembles'), path.dirname(file))
+        : '';
+      const folder = relative.startsWith('..') ? '' : relative.split(path.sep).join('/');
+      const dir = await writeArtifacts({
+        projectDir: projectDir ?? cwd,
+        ensemble: ensemble.name,
+        folder: folder || undefined,
+        json,
+        view,
+        at: startedAt,
+      });
+      process.stderr.write(`artifacts: ${dir}\n`);
+    }
+    if (result.completion_reason === 'error' || view.status !== 'completed') process.exitCode = 1;
+  } finally {
+    progress.stop();
+    await store.close();
+  }
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { printResult, progressReporter } from '../../../../src/cli/commands/ensembles/progress.js';
+import type { ConversationResult } from '../../../../src/ensembles/result.js';
+import { llmOrcView } from '../../../../src/ensembles/llmorc/results.js';
+import { io } from './helpers.js';
+
+const result: ConversationResult = {
+  run_id: 'run-1',
+  final_state: { a: { response: 'hello' } },
+  conversation_history: [
+    {
+      turn_number: 1,
+      agent_name: 'a',
+      input_data: {},
+      output_data: { response: 'hello\nworld' },
+      execution_time: 0.25,
+      timestamp: '2026-01-01T00:00:00Z',
+    },
+  ],
+  turn_count: 1,
+  completion_reason: 'error',
+  usage: { requests: 1, input_tokens: 2, output_tokens: 3, total_tokens: 5 },
+  agent_execution_count: { a: 1 },
+  error: { agent: 'b', message: 'it broke' },
+};
+const view = llmOrcView(result, {
+  ensemble: 'e',
+  agents: ['a', 'b'],
+  input: 'in',
+  startedAt: new Date(0),
+  completedAt: new Date(1000),
+});
+
+describe('invoke output', () => {
+  it('text output: reason, turns, error, then each agent result when detailed', () => {
+    printResult(result, 'text', view, true);
+    expect(io.out).toContain(
+      'completion_reason: error\nturn_count: 1\nrun_id: run-1\nerror: b: it broke',
+    );
+    expect(io.out).toContain(
+      'results:\n  a [success]:\n    hello\n    world\n  b [failed]:\n    error: it broke',
+    );
+    expect(io.out).toContain('final_state:');
+  });
+
+  it('rich output adds the turn table and usage; not detailed leaves results out', () => {
+    printResult(result, 'rich', view, false);
+    expect(io.out).toMatch(/turn {2}agent {17}time {4}output/);
+    expect(io.out).toContain('usage: 1 requests, 5 tokens');
+    expect(io.out).not.toContain('results:');
+  });
+
+  it('json output is the result itself', () => {
+    printResult(result, 'json');
+    expect(JSON.parse(io.out)).toEqual(result);
+  });
+
+  it('progress lines go to stderr', () => {
+    const progress = progressReporter(false);
+    progress.onEvent({ type: 'agent_started', agent: 'a' } as never);
+    progress.onEvent({ type: 'agent_finished', agent: 'a', success: false, error: 'bad' } as never);
+    progress.stop();
+    expect(io.err).toContain('✗ a: bad');
+  });
+});
