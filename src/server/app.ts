@@ -14,6 +14,7 @@ import { agencyRoutes } from './routes/agencies.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
+import { traceRoutes } from './routes/traces.js';
 
 /** The default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/agencies', agencyRoutes(context));
   app.route('/', threadRoutes(context));
   app.route('/', ensembleRoutes(context));
+  app.route('/', traceRoutes(context));
   app.route('/v1', openaiRoutes(context));
   return app;
 }
