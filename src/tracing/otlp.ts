@@ -15,6 +15,13 @@ export function otlpRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
 }
 
+/** The OTLP/HTTP traces URL the standard variables name, if any. */
+export function otlpTracesUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
+
 /** The GenAI operation and span name of a span (semantic conventions). */
 export function genAiName(span: SpanRecord): { operation?: string; name: string } {
   switch (span.kind) {

@@ -18,7 +18,7 @@ import {
 } from '@openai/agents-core';
 import { getDefaultLogger } from '../logger.js';
 import type { TraceStore } from '../stores/traceStore.js';
-import { createOtlpListener, otlpRequested, type OtlpListener } from './otlp.js';
+import { createOtlpListener, otlpRequested, otlpTracesUrl, type OtlpListener } from './otlp.js';
 import { TraceRecorder } from './recorder.js';
 
 /** Options of {@link setupTracing}. Every field is optional. */
@@ -85,6 +85,27 @@ class OpenAIExportProcessor implements TracingProcessor {
   async forceFlush(): Promise<void> {}
 }
 
+/** Starts the OTLP listener; traces that end while its packages load wait for it. */
+function startOtlp(
+  recorder: TraceRecorder,
+  url: string | undefined,
+  serviceName: string | undefined,
+): Promise<OtlpListener | undefined> {
+  const listener = createOtlpListener({
+    ...(url ? { url } : {}),
+    ...(serviceName ? { serviceName } : {}),
+  }).catch((error: unknown) => {
+    getDefaultLogger().error({ err: error }, 'could not start the OTLP trace exporter');
+    return undefined;
+  });
+  recorder.subscribe({
+    async onTraceEnd(trace, binding) {
+      await (await listener)?.onTraceEnd?.(trace, binding);
+    },
+  });
+  return listener;
+}
+
 /**
  * Registers Colloquy's tracing with the SDK (replacing earlier processors). Agencies call it with
  * no options on first use; call it yourself to choose. Returns the recorder.
@@ -112,17 +133,7 @@ export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
     processors.push(new OpenAIExportProcessor());
   const otlp =
     enabled && (options.otlp ?? otlpRequested(env))
-      ? (state?.otlp ??
-        createOtlpListener().then(
-          (listener) => {
-            recorder.subscribe(listener);
-            return listener;
-          },
-          (error: unknown) => {
-            getDefaultLogger().error({ err: error }, 'could not start the OTLP trace exporter');
-            return undefined;
-          },
-        ))
+      ? (state?.otlp ?? startOtlp(recorder, otlpTracesUrl(env), env.OTEL_SERVICE_NAME))
       : undefined;
   if (state?.otlp && !otlp) void state.otlp.then((listener) => listener?.close());
   state = { recorder, processors, ...(otlp ? { otlp } : {}) };
