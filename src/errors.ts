@@ -22,7 +22,9 @@ export type ColloquyErrorCode =
   | 'ENSEMBLE_RUN_ERROR'
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
-  | 'CHECKPOINT_STALE';
+  | 'CHECKPOINT_STALE'
+  | 'CHAT_NOT_FOUND'
+  | 'TRACE_NOT_FOUND';
 
 /** Options shared by every Colloquy error. */
 export interface ColloquyErrorOptions {

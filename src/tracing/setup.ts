@@ -19,6 +19,7 @@ import {
 import { getDefaultLogger } from '../logger.js';
 import type { TraceStore } from '../stores/traceStore.js';
 import { createOtlpListener, otlpRequested, otlpTracesUrl, type OtlpListener } from './otlp.js';
+import { createLogListener } from './logListener.js';
 import { TraceRecorder } from './recorder.js';
 
 /** Options of {@link setupTracing}. Every field is optional. */
@@ -45,7 +46,25 @@ interface TracingState {
   processors: TracingProcessor[];
 }
 
-let state: TracingState | undefined;
+/**
+ * The state lives on globalThis (as the SDK's trace provider does), so that every copy of
+ * Colloquy in a process (the CLI's and the one a user module loaded) shares one recorder.
+ */
+const STATE = Symbol.for('colloquy.tracing.state');
+const holder = globalThis as { [STATE]?: TracingState };
+function readState(): TracingState | undefined {
+  return holder[STATE];
+}
+
+function writeState(next: TracingState | undefined): void {
+  holder[STATE] = next;
+}
+
+function newRecorder(): TraceRecorder {
+  const recorder = new TraceRecorder();
+  recorder.subscribe(createLogListener());
+  return recorder;
+}
 
 /** Whether an environment turns tracing off (`COLLOQUY_TRACING=off|false|0`). */
 export function tracingOffByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -119,7 +138,8 @@ function startOtlp(
 export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
   const env = options.env ?? process.env;
   const enabled = options.enabled ?? !tracingOffByEnv(env);
-  const recorder = state?.recorder ?? new TraceRecorder();
+  const state = readState();
+  const recorder = state?.recorder ?? newRecorder();
   recorder.persist = enabled;
   recorder.defaultStore = options.store;
   recorder.content =
@@ -136,7 +156,7 @@ export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
       ? (state?.otlp ?? startOtlp(recorder, otlpTracesUrl(env), env.OTEL_SERVICE_NAME))
       : undefined;
   if (state?.otlp && !otlp) void state.otlp.then((listener) => listener?.close());
-  state = { recorder, processors, ...(otlp ? { otlp } : {}) };
+  writeState({ recorder, processors, ...(otlp ? { otlp } : {}) });
   setTraceProcessors(processors);
   setTracingDisabled(false);
   return recorder;
@@ -144,11 +164,12 @@ export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
 
 /** The recorder, setting tracing up with the defaults on first use. */
 export function getTraceRecorder(): TraceRecorder {
-  return state?.recorder ?? setupTracing();
+  return readState()?.recorder ?? setupTracing();
 }
 
 /** Waits until finished traces are saved and exported (the CLI calls it before exiting). */
 export async function flushTracing(): Promise<void> {
+  const state = readState();
   if (!state) return;
   await getGlobalTraceProvider().forceFlush();
   await state.recorder.forceFlush();
@@ -158,9 +179,10 @@ export async function flushTracing(): Promise<void> {
 
 /** Flushes and stops exporters (tests and servers call it on shutdown). */
 export async function shutdownTracing(): Promise<void> {
+  const state = readState();
   if (!state) return;
   await flushTracing();
   const otlp = await state.otlp;
   await otlp?.close();
-  state = undefined;
+  writeState(undefined);
 }
