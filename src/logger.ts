@@ -3,6 +3,7 @@
  * tokens and Authorization headers are redacted by field name and by value pattern.
  * @module
  */
+import { createRequire } from 'node:module';
 import pino from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { REDACTED, redactSecrets, redactString } from './redact.js';
@@ -82,8 +83,22 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? defaultDestination(),
   );
+}
+
+/**
+ * stderr: pretty and coloured (pino-pretty, loaded only then) on a terminal, JSON lines otherwise.
+ * `COLLOQUY_LOG_FORMAT=json` keeps JSON on a terminal too.
+ */
+function defaultDestination(): DestinationStream {
+  if (process.stderr.isTTY && process.env.COLLOQUY_LOG_FORMAT !== 'json') {
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (
+      options: Record<string, unknown>,
+    ) => DestinationStream;
+    return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
+  }
+  return pino.destination({ dest: 2, sync: true });
 }
 
 let defaultLogger: Logger | undefined;

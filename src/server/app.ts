@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { accessLog } from './accessLog.js';
 import { bearerAuth } from './auth.js';
 import type { RouteContext } from './context.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
@@ -75,6 +76,7 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use('*', accessLog());
 
   app.use('*', async (c, next) => {
     if (!resolved.inflight.draining) return resolved.inflight.track(next());
