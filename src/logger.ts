@@ -4,7 +4,7 @@
  * @module
  */
 import { createRequire } from 'node:module';
-import pino from 'pino';
+import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { REDACTED, redactSecrets, redactString } from './redact.js';
 

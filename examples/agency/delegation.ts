@@ -6,7 +6,7 @@
  *   npx tsx examples/agency/delegation.ts        (runs the two calls below)
  *   npx colloquy chat examples/agency/delegation.ts   (talk to it in the terminal)
  *
- * In your own project, import from 'colloquy' instead of '../../src/index.js'.
+ * In your own project, import these from the package ('colloquy') instead of the source tree.
  */
 import { pathToFileURL } from 'node:url';
 import {
@@ -87,5 +87,11 @@ async function main(): Promise<void> {
   }
 }
 
-// Run the demo calls only when this file is run directly, not when a CLI imports it.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+// Run the demo calls only when this file is run directly, not when a CLI imports it. (No
+// top-level await, so the file also loads as CommonJS in a project without "type": "module".)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -133,7 +133,7 @@ export class TraceRecorder implements TracingProcessor {
       attributes,
     };
     trace.spans.set(span.spanId, record);
-    for (const listener of this.#listeners) listener.onSpanStart?.(record, trace);
+    this.#tell((listener) => listener.onSpanStart?.(record, trace));
   }
 
   async onSpanEnd(span: SdkSpan<SpanData>): Promise<void> {
@@ -162,7 +162,7 @@ export class TraceRecorder implements TracingProcessor {
     }
     const error = spanError(span, options);
     if (error) record.error = error;
-    for (const listener of this.#listeners) listener.onSpanEnd?.(record, trace);
+    this.#tell((listener) => listener.onSpanEnd?.(record, trace));
   }
 
   async onTraceEnd(trace: Trace): Promise<void> {
@@ -198,6 +198,17 @@ export class TraceRecorder implements TracingProcessor {
   /** Waits for every finished trace to be saved and handed to listeners. */
   async forceFlush(): Promise<void> {
     await Promise.allSettled([...this.#pending]);
+  }
+
+  /** Calls every listener; one that throws is logged and never breaks the run or the others. */
+  #tell(call: (listener: TraceListener) => unknown): void {
+    for (const listener of this.#listeners) {
+      try {
+        call(listener);
+      } catch (error) {
+        getDefaultLogger().error({ err: error }, 'a trace listener failed');
+      }
+    }
   }
 
   #nearestAgent(trace: OpenTrace, from: string | null): SpanRecord | undefined {
