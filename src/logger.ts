@@ -101,15 +101,20 @@ function defaultDestination(): DestinationStream {
   return pino.destination({ dest: 2, sync: true });
 }
 
-let defaultLogger: Logger | undefined;
+/**
+ * The process-wide logger lives on globalThis, so that every copy of Colloquy in a process (the
+ * CLI's and the one a user's agency module loaded) logs through the same one.
+ */
+const DEFAULT_LOGGER = Symbol.for('colloquy.defaultLogger');
+const holder = globalThis as { [DEFAULT_LOGGER]?: Logger };
 
 /** The process-wide logger used when no logger is passed (created on first use). */
 export function getDefaultLogger(): Logger {
-  defaultLogger ??= createLogger();
-  return defaultLogger;
+  holder[DEFAULT_LOGGER] ??= createLogger();
+  return holder[DEFAULT_LOGGER];
 }
 
 /** Replaces the process-wide logger (the CLI calls this after reading `--log-level`). */
 export function setDefaultLogger(logger: Logger): void {
-  defaultLogger = logger;
+  holder[DEFAULT_LOGGER] = logger;
 }

@@ -100,6 +100,9 @@ export function registerChatCommand(program: Command): void {
       const { startLiveProgress } = await import('../progress/liveProgress.js');
       const { createInterface } = await import('node:readline/promises');
       const { randomUUID } = await import('node:crypto');
+      // The CLI's logger and tracing first: the module's copy of Colloquy then shares them.
+      (await import('../../logger.js')).getDefaultLogger();
+      getTraceRecorder();
       const loaded = await loadAgencyModule(specifier);
       const agency = pickAgency(loaded.agencies, specifier);
       let chatId = flags.chatId ?? `chat_${randomUUID()}`;
