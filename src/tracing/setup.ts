@@ -125,6 +125,36 @@ function startOtlp(
   return listener;
 }
 
+const GUARDED = Symbol.for('colloquy.tracing.guarded');
+
+/**
+ * Importing `@openai/agents` (e.g. through the AI-SDK adapter, loaded on demand) calls the SDK's
+ * `setDefaultOpenAITracingExporter()`, which replaces every processor. The provider's
+ * `setProcessors` is wrapped once so that the recorder always stays registered, and the SDK's
+ * default OpenAI batch exporter is dropped when export to OpenAI is not wanted (no key, or
+ * tracing off), instead of warning "No API key provided" on every trace.
+ */
+function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
+  const provider = getGlobalTraceProvider() as ReturnType<typeof getGlobalTraceProvider> & {
+    [GUARDED]?: { recorder: TraceRecorder; openai: boolean };
+  };
+  const guard = provider[GUARDED];
+  if (guard) {
+    guard.recorder = recorder;
+    guard.openai = openai;
+    return;
+  }
+  const state = { recorder, openai };
+  provider[GUARDED] = state;
+  const original = provider.setProcessors.bind(provider);
+  provider.setProcessors = (list: TracingProcessor[]) => {
+    const kept = list.filter(
+      (processor) => state.openai || processor.constructor?.name !== 'BatchTraceProcessor',
+    );
+    original(kept.includes(state.recorder) ? kept : [state.recorder, ...kept]);
+  };
+}
+
 /**
  * Registers Colloquy's tracing with the SDK (replacing earlier processors). Agencies call it with
  * no options on first use; call it yourself to choose. Returns the recorder.
@@ -157,6 +187,7 @@ export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
       : undefined;
   if (state?.otlp && !otlp) void state.otlp.then((listener) => listener?.close());
   writeState({ recorder, processors, ...(otlp ? { otlp } : {}) });
+  guardProcessors(recorder, enabled && Boolean(env.OPENAI_API_KEY));
   setTraceProcessors(processors);
   setTracingDisabled(false);
   return recorder;
