@@ -45,6 +45,25 @@ describe('colloquy traces, threads delete and read-only commands', () => {
     expect(json.spans).toHaveLength(14);
   });
 
+  it('--log-level debug prints one line per model call and info per agent run', async () => {
+    const run = await colloquy(['--log-level', 'debug', 'demo', '--no-progress']);
+    const lines = run.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const calls = lines.filter((line) => String(line.msg).startsWith('model call'));
+    expect(calls).toHaveLength(7);
+    expect(calls[0]).toMatchObject({ level: 20, agent: 'Coordinator', inputTokens: 10 });
+    const runs = lines.filter((line) => line.level === 30 && /^agent run/.test(line.msg));
+    expect(runs.map((line) => line.agent)).toEqual([
+      'Researcher',
+      'Editor',
+      'Writer',
+      'Coordinator',
+    ]);
+    expect(runs[1]).toMatchObject({ caller: 'Writer', depth: 2, outcome: 'ok' });
+  });
+
   it('fails with CHAT_NOT_FOUND for export and checkpoint of an unknown chat', async () => {
     for (const args of [
       ['threads', 'export', 'nope'],

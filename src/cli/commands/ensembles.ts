@@ -138,7 +138,25 @@ async function invoke(target: string, options: InvokeOptions): Promise<void> {
     inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
   else if (process.stdin.isTTY && options.input !== '-') inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
-  const progress = progressReporter(Boolean(process.stderr.isTTY));
+  // Traces and the live tree (colloquy/obs): on a TTY the run's spans drive the same live tree as
+  // agencies; off a TTY the plain progress lines stay.
+  const { createEnsembleTracer } = await import('../../ensembles/tracing.js');
+  const { flushTracing, getTraceRecorder } = await import('../../tracing/setup.js');
+  const tracer = await createEnsembleTracer({ store });
+  const live = process.stderr.isTTY
+    ? await (await import('../progress/liveProgress.js')).startLiveProgress(getTraceRecorder())
+    : undefined;
+  const lines = live ? undefined : progressReporter(false);
+  const progress = {
+    onEvent: (event: EnsembleEvent) => {
+      tracer.onEvent(event);
+      lines?.onEvent(event);
+    },
+    stop: () => {
+      live?.stop();
+      lines?.stop();
+    },
+  };
   try {
     const result = await runEnsemble(ensemble, {
       input,
@@ -154,7 +172,9 @@ async function invoke(target: string, options: InvokeOptions): Promise<void> {
     printResult(result, format);
     if (result.completion_reason === 'error') process.exitCode = 1;
   } finally {
+    await tracer.finish();
     progress.stop();
+    await flushTracing();
     await store.close();
   }
 }
