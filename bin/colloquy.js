@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(root, 'src', 'cli', 'main.ts');
 let entry = join(root, 'dist', 'cli', 'main.js');
-if (existsSync(source)) {
+if (existsSync(source) && process.env.COLLOQUY_DIST !== '1') {
   try {
     const { register } = await import('tsx/esm/api');
     register();

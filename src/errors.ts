@@ -29,7 +29,8 @@ export type LibraryErrorCode =
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
   | 'CHECKPOINT_STALE'
-  | 'LEASE_BUSY';
+  | 'LEASE_BUSY'
+  | 'TRACE_NOT_FOUND';
 
 /** Codes of the errors only the HTTP server raises, about one request. */
 export type RequestErrorCode =

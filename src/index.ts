@@ -301,3 +301,33 @@ export { findEnsembleFile } from './ensembles/load.js';
 export { checkYamlLimits } from './yamlErrors.js';
 export type { YamlLimits, YamlLimitProblem } from './yamlErrors.js';
 export { createMockModel } from './models/llmOrcProviders.js';
+
+// Observability (issue 13): tracing by default, trace stores, the module loader.
+export {
+  flushTracing,
+  getTraceRecorder,
+  setupTracing,
+  shutdownTracing,
+  tracingOffByEnv,
+} from './tracing/setup.js';
+export type { SetupTracingOptions } from './tracing/setup.js';
+export { TraceRecorder } from './tracing/recorder.js';
+export type { LiveTrace, TraceBinding, TraceListener } from './tracing/recorder.js';
+export { traceCall } from './tracing/traceCall.js';
+export type { TraceCallOptions } from './tracing/traceCall.js';
+export { createOtlpListener } from './tracing/otlp.js';
+export type { OtlpListener, OtlpListenerOptions } from './tracing/otlp.js';
+export { MemoryTraceStore, TRACE_SCHEMA_VERSION } from './stores/traceStore.js';
+export type {
+  SpanKind,
+  SpanRecord,
+  StoredTrace,
+  TraceFilter,
+  TraceStore,
+  TraceSummary,
+  TraceUsage,
+} from './stores/traceStore.js';
+export { SqliteTraceStore } from './stores/sqliteTraces.js';
+export type { SqliteTraceStoreOptions } from './stores/sqliteTraces.js';
+export { linkTraceStore, traceStoreFor } from './stores/traceStores.js';
+export { TracedModel, tracedModel } from './models/tracedModel.js';

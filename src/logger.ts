@@ -3,7 +3,8 @@
  * tokens and Authorization headers are redacted by field name and by value pattern.
  * @module
  */
-import pino from 'pino';
+import { createRequire } from 'node:module';
+import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { REDACTED, redactSecrets, redactString } from './redact.js';
 
@@ -82,19 +83,38 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? pino.destination({ dest: 2, sync: true }),
+    options.destination ?? defaultDestination(),
   );
 }
 
-let defaultLogger: Logger | undefined;
+/**
+ * stderr: pretty and coloured (pino-pretty, loaded only then) on a terminal, JSON lines otherwise.
+ * `COLLOQUY_LOG_FORMAT=json` keeps JSON on a terminal too.
+ */
+function defaultDestination(): DestinationStream {
+  if (process.stderr.isTTY && process.env.COLLOQUY_LOG_FORMAT !== 'json') {
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (
+      options: Record<string, unknown>,
+    ) => DestinationStream;
+    return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
+  }
+  return pino.destination({ dest: 2, sync: true });
+}
+
+/**
+ * The process-wide logger lives on globalThis, so that every copy of Colloquy in a process (the
+ * CLI's and the one a user's agency module loaded) logs through the same one.
+ */
+const DEFAULT_LOGGER = Symbol.for('colloquy.defaultLogger');
+const holder = globalThis as { [DEFAULT_LOGGER]?: Logger };
 
 /** The process-wide logger used when no logger is passed (created on first use). */
 export function getDefaultLogger(): Logger {
-  defaultLogger ??= createLogger();
-  return defaultLogger;
+  holder[DEFAULT_LOGGER] ??= createLogger();
+  return holder[DEFAULT_LOGGER];
 }
 
 /** Replaces the process-wide logger (the CLI calls this after reading `--log-level`). */
 export function setDefaultLogger(logger: Logger): void {
-  defaultLogger = logger;
+  holder[DEFAULT_LOGGER] = logger;
 }

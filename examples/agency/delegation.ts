@@ -3,8 +3,12 @@
  * message only along the two declared flows, every pair with its own thread. Runs offline on
  * scripted models; swap `model` for a model name (e.g. 'gpt-4.1-mini') to use a real one.
  *
- *   npx tsx examples/agency/delegation.ts
+ *   npx tsx examples/agency/delegation.ts        (runs the two calls below)
+ *   npx colloquy chat examples/agency/delegation.ts   (talk to it in the terminal)
+ *
+ * In your own project, import these from the package ('colloquy') instead of the source tree.
  */
+import { pathToFileURL } from 'node:url';
 import {
   Agency,
   Agent,
@@ -51,7 +55,9 @@ const editor = new Agent({
   ),
 });
 
-const agency = new Agency({
+/** The agency; `colloquy chat` and `colloquy serve` load this export. */
+export const agency = new Agency({
+  name: 'delegation',
   entryPoints: [coordinator],
   communicationFlows: [
     [coordinator, writer],
@@ -59,22 +65,33 @@ const agency = new Agency({
   ],
 });
 
-const result = await agency.getResponse('Tides', { chatId: 'example' });
-console.log(result.finalOutput);
-console.log(`model calls: ${result.usage.requests}, tokens: ${result.usage.totalTokens}`);
-for (const { agent, callerAgent, depth, item } of result.newItems) {
-  console.log(
-    `${'  '.repeat(depth)}${agent} (called by ${callerAgent ?? 'user'}): ${item.type ?? 'message'}`,
-  );
-}
-
-// Streaming shows nested agents' events too, each tagged with its agent and caller.
-for await (const event of agency.getResponseStream('Moons', { chatId: 'example' })) {
-  if (event.type === 'agent_run_started') {
+async function main(): Promise<void> {
+  const result = await agency.getResponse('Tides', { chatId: 'example' });
+  console.log(result.finalOutput);
+  console.log(`model calls: ${result.usage.requests}, tokens: ${result.usage.totalTokens}`);
+  for (const { agent, callerAgent, depth, item } of result.newItems) {
     console.log(
-      `stream: ${event.agent} started (caller: ${event.callerAgent ?? 'user'}, depth ${event.depth})`,
+      `${'  '.repeat(depth)}${agent} (called by ${callerAgent ?? 'user'}): ${item.type ?? 'message'}`,
     );
   }
-  if (event.type === 'run_completed')
-    console.log(`stream: done → ${String(event.result.finalOutput)}`);
+
+  // Streaming shows nested agents' events too, each tagged with its agent and caller.
+  for await (const event of agency.getResponseStream('Moons', { chatId: 'example' })) {
+    if (event.type === 'agent_run_started') {
+      console.log(
+        `stream: ${event.agent} started (caller: ${event.callerAgent ?? 'user'}, depth ${event.depth})`,
+      );
+    }
+    if (event.type === 'run_completed')
+      console.log(`stream: done → ${String(event.result.finalOutput)}`);
+  }
+}
+
+// Run the demo calls only when this file is run directly, not when a CLI imports it. (No
+// top-level await, so the file also loads as CommonJS in a project without "type": "module".)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }

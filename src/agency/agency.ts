@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Runner, RunState } from '@openai/agents-core';
+import { getTraceRecorder } from '../tracing/setup.js';
+import { traceCall } from '../tracing/traceCall.js';
 import type { Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
 import { AgencyConfigError, errorInfo } from '../errors.js';
@@ -64,8 +66,15 @@ export interface AgencyOptions {
   router?: EntryRouter;
   /** Replace the send_message tool (see {@link SendMessageToolFactory}). */
   sendMessageTool?: SendMessageToolFactory;
-  /** The SDK Runner to run agents with (default: a Runner with tracing disabled). */
+  /** The SDK Runner to run agents with (default: a Runner that traces, see `tracing`). */
   runner?: Runner;
+  /**
+   * Record every call as a trace, saved next to the threads and exported where configured
+   * (default true; `COLLOQUY_TRACING=off` turns saving and export off for the whole process).
+   */
+  tracing?: boolean;
+  /** Keep message and tool text in spans (default true). */
+  traceContent?: boolean;
 }
 
 /** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
@@ -113,6 +122,8 @@ export class Agency implements AgencyRuntime {
   readonly #router: EntryRouter | undefined;
   readonly #graph: AgencyGraph;
   readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
+  readonly #tracing: boolean;
+  readonly #traceContent: boolean | undefined;
 
   constructor(options: AgencyOptions) {
     this.name = options.name ?? 'agency';
@@ -128,7 +139,16 @@ export class Agency implements AgencyRuntime {
     this.#autoCheckpoint = options.autoCheckpoint ?? false;
     this.#router = options.router;
     this.hooks = options.hooks ?? {};
-    this.runner = options.runner ?? new Runner({ tracingDisabled: true });
+    // Tracing (colloquy/obs): on by default, one trace per call (see #run and src/tracing/).
+    this.#tracing = options.tracing ?? true;
+    this.#traceContent = options.traceContent;
+    if (this.#tracing) getTraceRecorder();
+    this.runner =
+      options.runner ??
+      new Runner({
+        tracingDisabled: !this.#tracing,
+        traceIncludeSensitiveData: options.traceContent ?? true,
+      });
     const shared =
       options.sharedInstructions === undefined
         ? ''
@@ -297,15 +317,30 @@ export class Agency implements AgencyRuntime {
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? `chat_${randomUUID()}`;
-    return this.#activity.track(chatId, this.#call(message, { ...options, chatId }, emit, resume));
+    const runId = resume?.runId ?? `run_${randomUUID()}`;
+    const traced = traceCall(
+      {
+        name: `agency ${this.name}`,
+        chatId,
+        runId,
+        agency: this.name,
+        store: this.threads.store,
+        enabled: this.#tracing,
+        ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+      },
+      () => this.#call(message, { ...options, chatId }, emit, resume ?? runId),
+    );
+    return this.#activity.track(chatId, traced);
   }
 
   async #call(
     message: string,
     options: GetResponseOptions & ApprovalDecisions & { chatId: string },
-    emit?: (event: AgencyStreamEvent) => void,
-    resume?: { runId: string; state: RunState<any, any> },
+    emit: ((event: AgencyStreamEvent) => void) | undefined,
+    resumeOrRunId: { runId: string; state: RunState<any, any> } | string,
   ): Promise<AgencyResponse> {
+    const resume = typeof resumeOrRunId === 'string' ? undefined : resumeOrRunId;
+    const runId = typeof resumeOrRunId === 'string' ? resumeOrRunId : resumeOrRunId.runId;
     const call = new AgencyCall({
       chatId: options.chatId,
       context: options.context,
@@ -348,7 +383,7 @@ export class Agency implements AgencyRuntime {
     const frame: RunFrame = {
       agent: recipient,
       callerAgent: null,
-      runId: resume?.runId ?? `run_${randomUUID()}`,
+      runId,
       parentRunId: null,
       depth: 0,
       call,

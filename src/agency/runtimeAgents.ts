@@ -5,6 +5,7 @@
  * @module
  */
 import type { Agent as SdkAgent, RunContext } from '@openai/agents-core';
+import { tracedModel } from '../models/tracedModel.js';
 import { describeAgent } from './agent.js';
 import { frameOf } from './call.js';
 import type { AgencyGraph } from './graph.js';
@@ -30,6 +31,8 @@ export function buildRuntimeAgents(
     const own = agent.instructions;
     const runtime = agent.clone({
       tools,
+      // Model objects that open no generation span of their own get one per call (tracing).
+      ...(typeof agent.model === 'string' ? {} : { model: tracedModel(agent.model) }),
       instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
         const base = typeof own === 'function' ? await own(runContext, self) : own;
         const extra = frameOf(runContext)?.additionalInstructions;

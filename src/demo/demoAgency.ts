@@ -24,6 +24,8 @@ export interface DemoAgencyOptions {
   modelSettings?: ModelSettings;
   /** The SDK Runner (e.g. one with an OpenAI model provider for real models). */
   runner?: Runner;
+  /** Offline models wait this long in each call, in ms (default 0), to make progress visible. */
+  delayMs?: number;
 }
 
 /** The message the demo sends when the user gives none. */
@@ -96,10 +98,32 @@ const scripts = {
   Editor: editor,
 };
 
-function modelFor(name: keyof typeof scripts, option: DemoAgencyOptions['model']): Model | string {
+function modelFor(
+  name: keyof typeof scripts,
+  option: DemoAgencyOptions['model'],
+  delayMs = 0,
+): Model | string {
   if (typeof option === 'string') return option;
   if (typeof option === 'function') return option(name);
-  return new ScriptedModel(scripts[name], { name: name.toLowerCase() });
+  const scripted = new ScriptedModel(scripts[name], { name: name.toLowerCase() });
+  return delayMs > 0 ? new DelayedModel(scripted, delayMs) : scripted;
+}
+
+/** A model that waits before each call (the demo's `--delay`). */
+class DelayedModel implements Model {
+  readonly name = 'scripted';
+  constructor(
+    readonly inner: Model,
+    readonly delayMs: number,
+  ) {}
+  async getResponse(request: ModelRequest) {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return this.inner.getResponse(request);
+  }
+  async *getStreamedResponse(request: ModelRequest) {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    yield* this.inner.getStreamedResponse(request);
+  }
 }
 
 /**
@@ -117,7 +141,7 @@ export function createDemoAgency(options: DemoAgencyOptions = {}): Agency {
       name,
       description,
       instructions,
-      model: modelFor(name, options.model),
+      model: modelFor(name, options.model, options.delayMs),
       ...(options.modelSettings ? { modelSettings: options.modelSettings } : {}),
     });
   const coordinatorAgent = make(

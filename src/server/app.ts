@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { accessLog } from './accessLog.js';
 import { bearerAuth } from './auth.js';
 import type { RouteContext } from './context.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
@@ -14,6 +15,7 @@ import { agencyRoutes } from './routes/agencies.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
+import { traceRoutes } from './routes/traces.js';
 
 /** The default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -74,6 +76,7 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use('*', accessLog());
 
   app.use('*', async (c, next) => {
     if (!resolved.inflight.draining) return resolved.inflight.track(next());
@@ -103,6 +106,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/agencies', agencyRoutes(context));
   app.route('/', threadRoutes(context));
   app.route('/', ensembleRoutes(context));
+  app.route('/', traceRoutes(context));
   app.route('/v1', openaiRoutes(context));
   return app;
 }

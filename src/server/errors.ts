@@ -44,6 +44,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   CHAT_NOT_FOUND: 404,
   ENSEMBLE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  TRACE_NOT_FOUND: 404,
   // The request conflicts with the current state: re-read and retry.
   THREAD_CONFLICT: 409,
   LEASE_BUSY: 409,

@@ -122,10 +122,17 @@ export interface LoadRegistryOptions {
   store?: ThreadStore;
   /** Makes ensemble agents' models. */
   createModel?: CreateModel;
+  /**
+   * Imports the agencies module (default: Node's `import()`). The CLI passes its loader, which
+   * compiles `.ts` modules on the fly so that an installed copy serves them too.
+   */
+  importModule?: ModuleImporter;
 }
 
 /** Builds the agencies a server offers when its config names none, on the server's store. */
 export type FallbackAgencies = (store: ThreadStore) => Agency[];
+/** Imports a module file and returns its exports. */
+export type ModuleImporter = (file: string) => Promise<Record<string, unknown>>;
 
 /** Reads a `colloquy.yaml` by path (file or directory); an explicit path that does not exist is an error. */
 export async function readConfig(location?: string): Promise<ProjectConfig> {
@@ -181,10 +188,14 @@ export function resolveAgencyModule(spec: string, baseDir: string): string {
  * Imports an agencies module and returns its Agency exports by served name: the agency's `name`,
  * or the export's name for a named export of an agency left with the default name `agency`.
  */
-export async function importAgencies(file: string): Promise<Map<string, Agency>> {
+export async function importAgencies(
+  file: string,
+  importModule: ModuleImporter = async (target) =>
+    (await import(pathToFileURL(target).href)) as Record<string, unknown>,
+): Promise<Map<string, Agency>> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = await importModule(file);
   } catch (error) {
     throw new ConfigError(
       `Could not import the agencies module ${file}: ${(error as Error).message}. ` +
@@ -226,7 +237,10 @@ export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<S
   const config =
     typeof options.config === 'object' ? options.config : await readConfig(options.config);
   const imported = config.agencies
-    ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir))
+    ? await importAgencies(
+        resolveAgencyModule(config.agencies, config.baseDir),
+        options.importModule,
+      )
     : undefined;
   const store = options.store ?? (await openStore(config.store));
   const agencies =

@@ -13,7 +13,12 @@ import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
 import { assertSafeListen } from './auth.js';
 import { InFlight } from './inflight.js';
-import { loadRegistry, type FallbackAgencies, type ServerRegistry } from './registry.js';
+import {
+  loadRegistry,
+  type FallbackAgencies,
+  type ModuleImporter,
+  type ServerRegistry,
+} from './registry.js';
 
 /** Options of {@link startServer}. Every field is optional. */
 export interface StartServerOptions {
@@ -37,6 +42,8 @@ export interface StartServerOptions {
   handleSignals?: boolean;
   /** Where `COLLOQUY_API_KEY` is read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** Imports the config's agencies module (default: Node's `import()`; the CLI compiles `.ts`). */
+  importModule?: ModuleImporter;
   /** Told when shutdown begins and ends (default: nothing). */
   onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
 }
@@ -121,6 +128,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     (await loadRegistry({
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.fallbackAgencies ? { fallbackAgencies: options.fallbackAgencies } : {}),
+      ...(options.importModule ? { importModule: options.importModule } : {}),
     }));
   const inflight = new InFlight();
   const app = createApp({

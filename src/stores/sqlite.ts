@@ -95,6 +95,11 @@ export class SqliteStore implements ThreadStore {
     }
   }
 
+  /** The database file (traces are kept in the same file). */
+  get path(): string {
+    return this.#path;
+  }
+
   async getThread(threadId: string): Promise<ThreadRecord | null> {
     return this.#run('getThread', () => {
       const loaded = this.#load(threadId);

@@ -58,7 +58,13 @@ describe('colloquy demo', { timeout: 60_000 }, () => {
   it('runs offline on the default store and prints the nested transcript, thread ids and usage', async () => {
     const cwd = mkdtempSync(path.join(dir, 'cwd-'));
     const run = await colloquy(['demo'], { db: null, cwd });
-    expect(run.stderr).toBe('');
+    // Off a terminal, stderr has one progress line per finished agent run and nothing else.
+    expect(run.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^✓ Researcher \(asked by Coordinator\) .* 15 tokens$/),
+      expect.stringMatching(/^✓ Editor \(asked by Writer\) .* 15 tokens$/),
+      expect.stringMatching(/^✓ Writer \(asked by Coordinator\) .* 30 tokens$/),
+      expect.stringMatching(/^✓ Coordinator .* 45 tokens$/),
+    ]);
     expect(run.code).toBe(0);
     expect(existsSync(path.join(cwd, '.colloquy', 'colloquy.db'))).toBe(true);
     const lines = run.stdout.split('\n');

@@ -70,8 +70,8 @@ async function seededStore(): Promise<string> {
 }
 
 describe('main', () => {
-  it('registers every command', () => {
-    const names = buildProgram().commands.map((c) => c.name());
+  it('registers every command', async () => {
+    const names = (await buildProgram()).commands.map((c) => c.name());
     expect(names).toEqual(
       expect.arrayContaining(['demo', 'threads', 'invoke', 'validate', 'serve']),
     );

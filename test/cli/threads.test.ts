@@ -71,7 +71,7 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
   let checkpoint = '';
 
   beforeAll(async () => {
-    await ok('demo', '--chat-id', 't1');
+    await ok('demo', '--chat-id', 't1', '--no-progress');
   }, 60_000);
 
   it('checkpoint records the chat and checkpoints lists it', async () => {
@@ -86,7 +86,7 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
   });
 
   it('list --chat shows every thread of the chat with its item count', async () => {
-    await ok('demo', '--chat-id', 't1');
+    await ok('demo', '--chat-id', 't1', '--no-progress');
     expect(counts(await ok('threads', 'list', '--chat', 't1'))).toEqual({
       [T('t1').researcher]: 4,
       [T('t1').user]: 12,

@@ -3,16 +3,18 @@
  * @module
  */
 import type { Command } from 'commander';
-import { Runner } from '@openai/agents-core';
+import type { Runner } from '@openai/agents-core';
 import { ConfigError } from '../../errors.js';
 import type { UsageSummary } from '../../agency/result.js';
-import { addUsage, emptyUsage } from '../../agency/result.js';
-import { createDemoAgency, DEMO_MESSAGE, type DemoAgencyOptions } from '../../demo/demoAgency.js';
-import { renderHistory, renderTranscript, renderUsage } from '../transcript.js';
-import { openThreadManager } from '../store.js';
+import type { DemoAgencyOptions } from '../../demo/demoAgency.js';
+
+/** The demo's default message (kept here so that `--help` loads no agency code). */
+const DEMO_MESSAGE = 'Write a short brief about tidal energy.';
 
 interface DemoFlags {
   json?: boolean;
+  delay?: string;
+  progress: boolean;
   chatId?: string;
   model?: string;
   profile?: string;
@@ -42,7 +44,8 @@ async function realModelRunner(model: string): Promise<Runner> {
     );
   }
   const { OpenAIProvider } = await import('@openai/agents-openai');
-  return new Runner({ modelProvider: new OpenAIProvider(), tracingDisabled: true });
+  const { Runner } = await import('@openai/agents-core');
+  return new Runner({ modelProvider: new OpenAIProvider() });
 }
 
 /** Registers `colloquy demo`. */
@@ -64,18 +67,37 @@ export function registerDemoCommand(program: Command): void {
       '--store <spec>',
       'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)',
     )
+    .option('--delay <ms>', 'wait this long in each offline model call (to watch the progress)')
+    .option('--no-progress', 'no live tree (TTY) or per-run lines (otherwise) on stderr')
     .action(async (message: string, flags: DemoFlags) => {
       if (flags.model && flags.profile)
         throw new ConfigError('Pass either --model or --profile, not both.');
+      const delayMs = flags.delay === undefined ? undefined : Number(flags.delay);
+      if (delayMs !== undefined && (!Number.isInteger(delayMs) || delayMs < 0))
+        throw new ConfigError(
+          `--delay "${flags.delay}" is not a whole number of ms. Pass e.g. --delay 2000.`,
+        );
+      const { addUsage, emptyUsage } = await import('../../agency/result.js');
+      const { createDemoAgency } = await import('../../demo/demoAgency.js');
+      const { renderHistory, renderTranscript, renderUsage } = await import('../transcript.js');
+      const { openThreadManager } = await import('../store.js');
+      const { flushTracing, getTraceRecorder } = await import('../../tracing/setup.js');
       const runner = flags.model ? await realModelRunner(flags.model) : undefined;
       const models = flags.profile ? await profileModels(flags.profile) : {};
       const threads = await openThreadManager(flags.store);
+      const progress =
+        flags.progress && !flags.json
+          ? await (
+              await import('../progress/liveProgress.js')
+            ).startLiveProgress(getTraceRecorder())
+          : undefined;
       try {
         const agency = createDemoAgency({
           threads,
           ...(flags.model ? { model: flags.model } : {}),
           ...models,
           ...(runner ? { runner } : {}),
+          ...(delayMs ? { delayMs } : {}),
         });
         const perAgent = new Map<string, UsageSummary>();
         agency.hooks.onRunEnd = ({ agent, usage }) => {
@@ -87,6 +109,7 @@ export function registerDemoCommand(program: Command): void {
           message,
           flags.chatId ? { chatId: flags.chatId } : {},
         );
+        progress?.stop();
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
           return;
@@ -115,6 +138,8 @@ export function registerDemoCommand(program: Command): void {
         out.push('', 'Usage', ...renderUsage(perAgent, result.usage).map((l) => `  ${l}`));
         process.stdout.write(`${out.join('\n')}\n`);
       } finally {
+        progress?.stop();
+        await flushTracing();
         await threads.store.close();
       }
     });

@@ -5,9 +5,6 @@
  */
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
-import { createDemoAgency } from '../../demo/demoAgency.js';
-import { startServer } from '../../server/serve.js';
-import { ThreadManager } from '../../threads/threadManager.js';
 
 interface ServeFlags {
   port: string;
@@ -42,7 +39,12 @@ export function registerServeCommand(program: Command): void {
     .option('--no-demo', 'do not serve the demo agency when the config names no agencies')
     .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
     .action(async (flags: ServeFlags) => {
+      const { startServer } = await import('../../server/serve.js');
+      const { loadAgencyModule } = await import('../loadModule.js');
+      const { createDemoAgency } = await import('../../demo/demoAgency.js');
+      const { ThreadManager } = await import('../../threads/threadManager.js');
       const server = await startServer({
+        importModule: async (file) => (await loadAgencyModule(file)).exports,
         port: wholeNumber(flags.port, '--port'),
         host: flags.host,
         gracePeriodMs: wholeNumber(flags.grace, '--grace'),
@@ -64,13 +66,15 @@ export function registerServeCommand(program: Command): void {
         },
       });
       const agencies = [...server.registry.agencies.keys()];
+      const auth = Boolean(process.env.COLLOQUY_API_KEY || flags.apiKey);
       const ensembles = await server.registry.ensembles.names();
       const lines = [
         `Colloquy server listening on ${server.url}`,
         `  agencies:  ${agencies.join(', ') || '(none)'}`,
         `  ensembles: ${ensembles.join(', ') || '(none)'}`,
-        `  auth:      ${process.env.COLLOQUY_API_KEY || flags.apiKey ? 'bearer token required' : 'none (loopback only)'}`,
-        `  try:       curl -N -X POST ${server.url}/agencies/${agencies[0] ?? 'NAME'}/responses/stream -H 'content-type: application/json' -d '{"message":"hi"}'`,
+        `  auth:      ${auth ? 'bearer token required' : 'none (loopback only)'}`,
+        `  try:       curl -N -X POST ${server.url}/agencies/${agencies[0] ?? 'NAME'}/responses/stream -H 'content-type: application/json'${auth ? ` -H "Authorization: Bearer ${flags.apiKey ? '<your --api-key>' : '$COLLOQUY_API_KEY'}"` : ''} -d '{"message":"hi"}'`,
+        `  traces:    ${server.url}/traces  (colloquy traces list)`,
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -9,15 +9,27 @@ import type { ThreadStore } from '../../stores/types.js';
 import { openStore } from '../../stores/openStore.js';
 import { checkpointChat, forkChat, rollbackChat } from '../../threads/chatHistory.js';
 import { exportChat, importChat, parseChatEnvelope } from '../../threads/serialization.js';
-import { SerializationError } from '../../errors.js';
+import { ColloquyError, SerializationError } from '../../errors.js';
 
 const STORE_HELP =
   'sqlite:PATH | dir:PATH | redis://… | postgres://… | memory (default: sqlite at $COLLOQUY_DB or ./.colloquy/colloquy.db)';
 
+/** Chat-level commands fail with CHAT_NOT_FOUND when a chat has no threads. */
+async function assertChatExists(store: ThreadStore, chatId: string): Promise<void> {
+  if ((await store.listThreads({ chatId })).length > 0) return;
+  throw new ColloquyError(
+    'CHAT_NOT_FOUND',
+    `There is no chat "${chatId}" in the ${store.kind} store. List the stored chats with: colloquy threads list`,
+  );
+}
+
 async function withStore(
   spec: string | undefined,
   work: (store: ThreadStore) => Promise<void>,
+  options: { readOnly?: boolean } = {},
 ): Promise<void> {
+  // Reading never creates a database (or its folder) at a mistyped path.
+  if (options.readOnly) (await import('../traceStoreSpec.js')).assertSqliteExists(spec);
   const store = await openStore(spec);
   try {
     await work(store);
@@ -57,17 +69,21 @@ export function registerThreadsCommands(program: Command): void {
   storeOption(threads.command('list').description('List threads (of one chat with --chat).'))
     .option('--chat <id>', 'only the threads of this chat')
     .action(async (flags: { store?: string; chat?: string }) =>
-      withStore(flags.store, async (store) => {
-        const records = await store.listThreads(flags.chat ? { chatId: flags.chat } : {});
-        if (records.length === 0)
-          return print([flags.chat ? `No threads in chat ${flags.chat}.` : 'No threads.']);
-        print(
-          records.map(
-            (r) =>
-              `${r.threadId.padEnd(44)} ${String(r.version).padStart(5)} items  chat=${r.chatId ?? '-'}  updated=${r.updatedAt}`,
-          ),
-        );
-      }),
+      withStore(
+        flags.store,
+        async (store) => {
+          const records = await store.listThreads(flags.chat ? { chatId: flags.chat } : {});
+          if (records.length === 0)
+            return print([flags.chat ? `No threads in chat ${flags.chat}.` : 'No threads.']);
+          print(
+            records.map(
+              (r) =>
+                `${r.threadId.padEnd(44)} ${String(r.version).padStart(5)} items  chat=${r.chatId ?? '-'}  updated=${r.updatedAt}`,
+            ),
+          );
+        },
+        { readOnly: true },
+      ),
     );
 
   storeOption(
@@ -75,25 +91,29 @@ export function registerThreadsCommands(program: Command): void {
   )
     .option('--json', 'print the items as JSON')
     .action(async (threadId: string, flags: { store?: string; json?: boolean }) =>
-      withStore(flags.store, async (store) => {
-        const record = await store.getThread(threadId);
-        if (!record)
-          throw new SerializationError(
-            `No thread "${threadId}" in this store. List them with: colloquy threads list`,
-          );
-        const items = await store.readItems(threadId);
-        if (flags.json) return print([JSON.stringify({ ...record, items }, null, 2)]);
-        print([
-          `${threadId}  (chat ${record.chatId ?? '-'}, ${record.version} items${record.forkedFrom ? `, forked from ${record.forkedFrom.threadId}@${record.forkedFrom.version}` : ''})`,
-          ...items.map(({ item, meta }, i) => {
-            const who = meta
-              ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}`
-              : '?';
-            const kind = 'role' in item ? String(item.role) : String(item.type);
-            return `${String(i).padStart(4)}  ${who.padEnd(24)} ${kind.padEnd(20)} ${summary(item as Record<string, unknown>)}`;
-          }),
-        ]);
-      }),
+      withStore(
+        flags.store,
+        async (store) => {
+          const record = await store.getThread(threadId);
+          if (!record)
+            throw new SerializationError(
+              `No thread "${threadId}" in this store. List them with: colloquy threads list`,
+            );
+          const items = await store.readItems(threadId);
+          if (flags.json) return print([JSON.stringify({ ...record, items }, null, 2)]);
+          print([
+            `${threadId}  (chat ${record.chatId ?? '-'}, ${record.version} items${record.forkedFrom ? `, forked from ${record.forkedFrom.threadId}@${record.forkedFrom.version}` : ''})`,
+            ...items.map(({ item, meta }, i) => {
+              const who = meta
+                ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}`
+                : '?';
+              const kind = 'role' in item ? String(item.role) : String(item.type);
+              return `${String(i).padStart(4)}  ${who.padEnd(24)} ${kind.padEnd(20)} ${summary(item as Record<string, unknown>)}`;
+            }),
+          ]);
+        },
+        { readOnly: true },
+      ),
     );
 
   storeOption(
@@ -102,8 +122,13 @@ export function registerThreadsCommands(program: Command): void {
       .description('Print a chat (threads and checkpoints) as JSON.')
       .argument('<chatId>'),
   ).action(async (chatId: string, flags: { store?: string }) =>
-    withStore(flags.store, async (store) =>
-      print([JSON.stringify(await exportChat(store, chatId), null, 2)]),
+    withStore(
+      flags.store,
+      async (store) => {
+        await assertChatExists(store, chatId);
+        print([JSON.stringify(await exportChat(store, chatId), null, 2)]);
+      },
+      { readOnly: true },
     ),
   );
 
@@ -136,6 +161,7 @@ export function registerThreadsCommands(program: Command): void {
     .option('--label <text>', 'a label for the checkpoint')
     .action(async (chatId: string, flags: { store?: string; label?: string }) =>
       withStore(flags.store, async (store) => {
+        await assertChatExists(store, chatId);
         const checkpoint = await checkpointChat(store, chatId, flags.label ?? null);
         print([`${checkpoint.checkpointId}  (${Object.keys(checkpoint.threads).length} threads)`]);
       }),
@@ -147,11 +173,15 @@ export function registerThreadsCommands(program: Command): void {
       .description("List a chat's checkpoints, oldest first.")
       .argument('<chatId>'),
   ).action(async (chatId: string, flags: { store?: string }) =>
-    withStore(flags.store, async (store) => {
-      const list = await store.listCheckpoints(chatId);
-      if (list.length === 0) return print([`Chat ${chatId} has no checkpoints.`]);
-      print(list.map((c) => `${c.checkpointId}  ${c.createdAt}  ${c.label ?? ''}`));
-    }),
+    withStore(
+      flags.store,
+      async (store) => {
+        const list = await store.listCheckpoints(chatId);
+        if (list.length === 0) return print([`Chat ${chatId} has no checkpoints.`]);
+        print(list.map((c) => `${c.checkpointId}  ${c.createdAt}  ${c.label ?? ''}`));
+      },
+      { readOnly: true },
+    ),
   );
 
   storeOption(
@@ -190,4 +220,41 @@ export function registerThreadsCommands(program: Command): void {
       ]);
     }),
   );
+
+  storeOption(
+    threads
+      .command('delete')
+      .description('Delete a chat: its threads, archives, checkpoints and traces.')
+      .argument('<chatId>'),
+  )
+    .option('--yes', 'do not ask (required off a TTY)')
+    .action(async (chatId: string, flags: { store?: string; yes?: boolean }) =>
+      withStore(flags.store, async (store) => {
+        const records = await store.listThreads({ chatId });
+        if (records.length === 0) await assertChatExists(store, chatId);
+        if (!flags.yes) {
+          if (!process.stdin.isTTY)
+            throw new ColloquyError(
+              'CONFIG_INVALID',
+              `Deleting chat ${chatId} needs --yes off a terminal.`,
+            );
+          const { createInterface } = await import('node:readline/promises');
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          const answer = await rl.question(
+            `Delete chat ${chatId} (${records.length} threads)? [y/N] `,
+          );
+          rl.close();
+          if (!/^y(es)?$/i.test(answer.trim())) return print(['Kept.']);
+        }
+        for (const record of records) await store.deleteThread(record.threadId);
+        const checkpoints = await store.listCheckpoints(chatId);
+        const dropCheckpoint = (store as { deleteCheckpoint?: (id: string) => Promise<void> })
+          .deleteCheckpoint;
+        if (dropCheckpoint)
+          for (const c of checkpoints) await dropCheckpoint.call(store, c.checkpointId);
+        const { traceStoreFor } = await import('../../stores/traceStores.js');
+        const traces = await (await traceStoreFor(store)).deleteTraces({ chatId });
+        print([`Deleted chat ${chatId}: ${records.length} threads, ${traces} traces.`]);
+      }),
+    );
 }

@@ -12,6 +12,7 @@ import { ConfigError } from '../../../errors.js';
 import { openStore } from '../../../stores/openStore.js';
 import { findEnsembleFile } from '../../../ensembles/load.js';
 import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputHandlers.js';
+import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
 import { llmOrcView, writeArtifacts } from '../../../ensembles/llmorc/results.js';
@@ -119,7 +120,25 @@ export async function invoke(
     inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
   else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
-  const progress = progressReporter(Boolean(process.stderr.isTTY));
+  // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
+  // off a TTY the plain progress lines stay.
+  const { createEnsembleTracer } = await import('../../../ensembles/tracing.js');
+  const { flushTracing, getTraceRecorder } = await import('../../../tracing/setup.js');
+  const tracer = await createEnsembleTracer({ store });
+  const live = process.stderr.isTTY
+    ? await (await import('../../progress/liveProgress.js')).startLiveProgress(getTraceRecorder())
+    : undefined;
+  const lines = live ? undefined : progressReporter(false);
+  const progress = {
+    onEvent: (event: EnsembleEvent) => {
+      tracer.onEvent(event);
+      lines?.onEvent(event);
+    },
+    stop: () => {
+      live?.stop();
+      lines?.stop();
+    },
+  };
   const startedAt = new Date();
   try {
     const result = await runEnsemble(ensemble, {
@@ -161,7 +180,9 @@ export async function invoke(
     }
     if (result.completion_reason === 'error' || view.status !== 'completed') process.exitCode = 1;
   } finally {
+    await tracer.finish();
     progress.stop();
+    await flushTracing();
     await store.close();
   }
 }

@@ -1,0 +1,105 @@
+/**
+ * A model call as a `generation` span. The OpenAI and AI-SDK models of the Agents SDK open their
+ * own generation spans; other models (scripted, replay, profile fallbacks) do not, so an agency
+ * wraps them in {@link TracedModel} and every model call shows up in the trace with its model,
+ * tokens and latency. Attempts of a profile model (`model_attempt` spans) nest under it.
+ * @module
+ */
+import {
+  createGenerationSpan,
+  resetCurrentSpan,
+  setCurrentSpan,
+  withGenerationSpan,
+} from '@openai/agents-core';
+import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
+
+/** Models of the Agents SDK that open generation spans themselves. */
+const SELF_TRACED = new Set([
+  'OpenAIResponsesModel',
+  'OpenAIResponsesWSModel',
+  'OpenAIChatCompletionsModel',
+  'AiSdkModel',
+]);
+
+const TRACED = Symbol('colloquy.tracedModel');
+
+/** A short label of a model object: `scripted`, `fallback`, or its class name. */
+export function modelLabel(model: Model): string {
+  const named = (model as { name?: unknown; model?: unknown }).name;
+  if (typeof named === 'string' && named !== '') return named;
+  const className = model.constructor?.name ?? 'model';
+  return className.replace(/Model$/, '').replace(/^./, (c) => c.toLowerCase()) || 'model';
+}
+
+function tracingParent(request: ModelRequest): Parameters<typeof createGenerationSpan>[1] {
+  return (request as { _internal?: { tracingParent?: Parameters<typeof createGenerationSpan>[1] } })
+    ._internal?.tracingParent;
+}
+
+function usageData(usage: { inputTokens?: number; outputTokens?: number } | undefined) {
+  return { input_tokens: usage?.inputTokens ?? 0, output_tokens: usage?.outputTokens ?? 0 };
+}
+
+/** Wraps a model so that each call is a generation span (see the module comment). */
+export class TracedModel implements Model {
+  readonly [TRACED] = true;
+  readonly inner: Model;
+  readonly label: string;
+
+  constructor(inner: Model, label = modelLabel(inner)) {
+    this.inner = inner;
+    this.label = label;
+  }
+
+  get supportsPromptModelSelection(): boolean | undefined {
+    return this.inner.supportsPromptModelSelection;
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    if (!request.tracing) return this.inner.getResponse(request);
+    return withGenerationSpan(
+      async (span) => {
+        const response = await this.inner.getResponse(request);
+        span.spanData.usage = usageData(response.usage);
+        return response;
+      },
+      { data: { model: this.label } },
+      tracingParent(request),
+    );
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    if (!request.tracing) {
+      yield* this.inner.getStreamedResponse(request);
+      return;
+    }
+    const span = createGenerationSpan({ data: { model: this.label } }, tracingParent(request));
+    span.start();
+    setCurrentSpan(span);
+    try {
+      for await (const event of this.inner.getStreamedResponse(request)) {
+        if (event.type === 'response_done') span.spanData.usage = usageData(event.response.usage);
+        yield event;
+      }
+    } catch (error) {
+      span.setError({ message: (error as Error)?.message ?? String(error) });
+      throw error;
+    } finally {
+      span.end();
+      resetCurrentSpan();
+    }
+  }
+
+  getRetryAdvice(
+    ...args: Parameters<NonNullable<Model['getRetryAdvice']>>
+  ): ReturnType<NonNullable<Model['getRetryAdvice']>> {
+    return this.inner.getRetryAdvice?.(...args);
+  }
+}
+
+/** The model wrapped in {@link TracedModel}, unless it traces itself or is wrapped already. */
+export function tracedModel(model: Model): Model {
+  if ((model as { [TRACED]?: boolean })[TRACED]) return model;
+  if (SELF_TRACED.has(model.constructor?.name ?? '')) return model;
+  return new TracedModel(model);
+}

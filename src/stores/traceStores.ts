@@ -1,0 +1,39 @@
+/**
+ * The trace store that goes with a thread store: SQLite traces live in the same file as the
+ * threads; Redis and Postgres stores link theirs with {@link linkTraceStore}; any other store
+ * (memory, JSON files) keeps its traces in memory for the life of the process.
+ * @module
+ */
+import { MemoryTraceStore, type TraceStore } from './traceStore.js';
+import type { ThreadStore } from './types.js';
+
+const linked = new WeakMap<ThreadStore, TraceStore>();
+
+/** Makes `traces` the trace store of `threads` (a backend that shares its connection calls this). */
+export function linkTraceStore(threads: ThreadStore, traces: TraceStore): void {
+  linked.set(threads, traces);
+}
+
+/**
+ * The trace store of a thread store, opened on first use and then reused.
+ *
+ * @example
+ * ```ts
+ * const traces = await traceStoreFor(agency.threads.store);
+ * const [latest] = await traces.listTraces({ chatId, limit: 1 });
+ * ```
+ */
+export async function traceStoreFor(threads: ThreadStore): Promise<TraceStore> {
+  const known = linked.get(threads);
+  if (known) return known;
+  const file = (threads as { path?: unknown }).path;
+  let traces: TraceStore;
+  if (threads.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:') {
+    const { SqliteTraceStore } = await import('./sqliteTraces.js');
+    traces = linked.get(threads) ?? new SqliteTraceStore({ path: file });
+  } else {
+    traces = new MemoryTraceStore();
+  }
+  linked.set(threads, traces);
+  return traces;
+}

@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commandWord } from '../../src/cli/main.js';
+
+const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
+const HOOKS = fileURLToPath(new URL('./fixtures/registerRecordImports.mjs', import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI and returns every module URL it resolved. */
+function importsOf(args: string[], name: string): { urls: string[]; stdout: string } {
+  const log = path.join(dir, `${name}.log`);
+  const run = spawnSync(process.execPath, ['--import', HOOKS, BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, COLLOQUY_IMPORT_LOG: log, COLLOQUY_DB: path.join(dir, 'none.db') },
+    encoding: 'utf8',
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return { urls: readFileSync(log, 'utf8').split('\n').filter(Boolean), stdout: run.stdout };
+}
+
+const HEAVY = [
+  /@openai\/agents-(openai|extensions|core)/,
+  /@ai-sdk\//,
+  /node_modules\/ai\//,
+  /better-sqlite3/,
+  /node_modules\/(pg|redis|@redis)\//,
+  /node_modules\/hono\//,
+  /\/src\/server\//,
+  /\/src\/(agency|stores|models)\//,
+  /pino/,
+];
+
+describe('CLI start-up', () => {
+  it('--help loads no provider, database driver, server or agency code', () => {
+    const { urls, stdout } = importsOf(['--help'], 'help');
+    expect(stdout).toMatch(/demo \[message\]/);
+    expect(stdout).toMatch(/traces/);
+    expect(urls.some((url) => url.includes('commander'))).toBe(true);
+    for (const heavy of HEAVY)
+      expect(
+        urls.filter((url) => heavy.test(url)),
+        String(heavy),
+      ).toEqual([]);
+  });
+
+  it('threads list loads the SQLite driver but no provider or server', () => {
+    const { urls } = importsOf(['threads', 'list', '--store', 'memory'], 'threads');
+    expect(urls.some((url) => /\/stores\//.test(url))).toBe(true);
+    for (const heavy of [/@openai\/agents-(openai|extensions)/, /@ai-sdk\//, /\/src\/server\//])
+      expect(
+        urls.filter((url) => heavy.test(url)),
+        String(heavy),
+      ).toEqual([]);
+  });
+
+  it('finds the command word after global options', () => {
+    expect(commandWord(['node', 'colloquy', '--log-level', 'debug', 'demo', 'x'])).toBe('demo');
+    expect(commandWord(['node', 'colloquy', '--help'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteTraceStore } from '../../src/stores/sqliteTraces.js';
+import {
+  MemoryTraceStore,
+  parseStoredTrace,
+  TRACE_SCHEMA_VERSION,
+  type StoredTrace,
+  type TraceStore,
+} from '../../src/stores/traceStore.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-traces-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function trace(id: string, chatId: string, startedAt: string, runId = `run_${id}`): StoredTrace {
+  return {
+    schemaVersion: TRACE_SCHEMA_VERSION,
+    trace: { traceId: id, name: 'agency t', chatId, runId, startedAt, spanCount: 1 },
+    spans: [
+      {
+        spanId: `${id}-s`,
+        traceId: id,
+        parentId: null,
+        kind: 'agent',
+        name: 'A',
+        startedAt,
+        attributes: { agent: 'A', depth: 0 },
+      },
+    ],
+  };
+}
+
+function conformance(name: string, create: () => TraceStore): void {
+  describe(`${name} trace store`, () => {
+    it('lists newest first, filters by chat and run, limits, gets and deletes', async () => {
+      const store = create();
+      await store.saveTrace(trace('t1', 'c1', '2026-01-01T00:00:01.000Z'));
+      await store.saveTrace(trace('t2', 'c1', '2026-01-01T00:00:03.000Z'));
+      await store.saveTrace(trace('t3', 'c2', '2026-01-01T00:00:02.000Z'));
+      expect((await store.listTraces()).map((t) => t.traceId)).toEqual(['t2', 't3', 't1']);
+      expect((await store.listTraces({ chatId: 'c1' })).map((t) => t.traceId)).toEqual([
+        't2',
+        't1',
+      ]);
+      expect((await store.listTraces({ runId: 'run_t3' })).map((t) => t.traceId)).toEqual(['t3']);
+      expect(await store.listTraces({ limit: 1 })).toHaveLength(1);
+      expect((await store.getTrace('t3'))!.spans[0]!.attributes).toEqual({ agent: 'A', depth: 0 });
+      expect(await store.getTrace('nope')).toBeNull();
+      expect(await store.deleteTraces({ chatId: 'c1' })).toBe(2);
+      expect((await store.listTraces()).map((t) => t.traceId)).toEqual(['t3']);
+      await store.close();
+    });
+  });
+}
+
+conformance('memory', () => new MemoryTraceStore());
+conformance(
+  'sqlite',
+  () => new SqliteTraceStore({ path: path.join(dir, `t-${Math.random()}.db`) }),
+);
+
+describe('SqliteTraceStore', () => {
+  it('never creates a missing database with mustExist', () => {
+    const file = path.join(dir, 'missing', 'x.db');
+    expect(() => new SqliteTraceStore({ path: file, mustExist: true })).toThrow(
+      /nothing was created/,
+    );
+  });
+
+  it('keeps traces across reopen', async () => {
+    const file = path.join(dir, 'reopen.db');
+    const first = new SqliteTraceStore({ path: file });
+    await first.saveTrace(trace('r1', 'c', '2026-01-01T00:00:00.000Z'));
+    await first.close();
+    const again = new SqliteTraceStore({ path: file, mustExist: true });
+    expect((await again.getTrace('r1'))!.trace.chatId).toBe('c');
+    await again.close();
+  });
+});
+
+describe('parseStoredTrace', () => {
+  it('rejects an unknown schema version naming the trace', () => {
+    expect(() => parseStoredTrace({ ...trace('bad', 'c', 'x'), schemaVersion: 99 })).toThrow(
+      /Stored trace bad is invalid at schemaVersion/,
+    );
+  });
+});
