@@ -23,7 +23,10 @@ export type ColloquyErrorCode =
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
   | 'CHECKPOINT_STALE'
-  | 'LEASE_BUSY';
+  | 'LEASE_BUSY'
+  | 'CHAT_BUSY'
+  | 'MAX_TURNS'
+  | 'ATTACHMENT_INVALID';
 
 /** Options shared by every Colloquy error. */
 export interface ColloquyErrorOptions {

@@ -31,6 +31,9 @@ import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { describeEntryPoints, route, type EntryRouter } from './router.js';
 import { runTurn } from './runTurn.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
+import { ChatGate } from './chatGate.js';
+import { withChatLease } from './chatLease.js';
+import { prepareInput, type AgencyInput, type Attachment } from './input.js';
 import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
 
 /** Options of {@link Agency}. */
@@ -66,19 +69,49 @@ export interface AgencyOptions {
   sendMessageTool?: SendMessageToolFactory;
   /** The SDK Runner to run agents with (default: a Runner with tracing disabled). */
   runner?: Runner;
+  /**
+   * Seeds the agency's shared context: the object every run of a call sees (tools through
+   * {@link sharedContext}) when `getResponse` gets no `context`. It lives as long as the agency,
+   * like its default chat (default: an empty object).
+   */
+  userContext?: Record<string, unknown>;
+  /**
+   * How many model turns one run of an agent may take before it fails with `MAX_TURNS`
+   * (default {@link DEFAULT_MAX_TURNS}; the SDK's own default is 10).
+   */
+  maxTurns?: number;
+  /** Turn budgets of particular agents, by name; others get `maxTurns`. */
+  maxTurnsByAgent?: Record<string, number>;
+  /**
+   * How long a call waits for another call of the same chat to finish before failing with
+   * `CHAT_BUSY` (default {@link DEFAULT_CHAT_WAIT_MS}; 0 fails at once).
+   */
+  chatWaitMs?: number;
+  /** Largest attachment accepted, in bytes (default 20 MiB). */
+  maxAttachmentBytes?: number;
 }
+
+/** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
+export const DEFAULT_MAX_TURNS = 50;
+/** The default wait for a busy chat: 5 minutes. */
+export const DEFAULT_CHAT_WAIT_MS = 5 * 60_000;
 
 /** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
 export interface GetResponseOptions {
   /** The entry point to talk to (default: the first). */
   recipient?: string;
-  /** The chat to continue (default: a new chat). */
+  /** The chat to continue (default: the agency's own chat, {@link Agency.chatId}). */
   chatId?: string;
-  /** Your context object, passed to every tool, guardrail and nested run. */
+  /**
+   * Your context object, passed to every tool, guardrail and nested run of this call (default: the
+   * agency's shared context, {@link Agency.context}).
+   */
   context?: unknown;
+  /** Files to send with the message: local paths, uploaded file ids, or bytes. */
+  attachments?: Attachment[];
   /** Extra instructions for the entry point, for this call only. */
   additionalInstructions?: string;
-  /** The SDK's max turns, per agent run. */
+  /** The turn budget of every agent run of this call (default: the agency's). */
   maxTurns?: number;
   /** Aborts the call, nested runs included. */
   signal?: AbortSignal;
@@ -107,6 +140,14 @@ export class Agency implements AgencyRuntime {
   readonly hooks: AgencyHooks;
   readonly maxRecursionDepth: number;
   readonly historyView: ViewOptions | undefined;
+  /** The shared context of calls that pass none (seeded from `userContext`). */
+  readonly context: Record<string, unknown>;
+  readonly #chatWaitMs: number;
+  readonly #maxTurns: number;
+  readonly #maxTurnsByAgent: Record<string, number>;
+  readonly #maxAttachmentBytes: number | undefined;
+  readonly #gate = new ChatGate();
+  #chatId = newChatId();
   readonly #autoCheckpoint: boolean;
   readonly #ownsStore: boolean;
   readonly #activity = new ChatActivity();
@@ -129,6 +170,22 @@ export class Agency implements AgencyRuntime {
     this.#router = options.router;
     this.hooks = options.hooks ?? {};
     this.runner = options.runner ?? new Runner({ tracingDisabled: true });
+    this.context = { ...options.userContext };
+    this.#maxTurns = positive(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
+    this.#maxTurnsByAgent = { ...options.maxTurnsByAgent };
+    for (const [agent, turns] of Object.entries(this.#maxTurnsByAgent)) {
+      if (!this.#graph.agents.has(agent)) {
+        throw new AgencyConfigError(
+          `maxTurnsByAgent names "${agent}", which is not an agent of agency "${this.name}". Agents: ${[...this.#graph.agents.keys()].join(', ')}.`,
+        );
+      }
+      positive(turns, `maxTurnsByAgent.${agent}`);
+    }
+    this.#chatWaitMs = options.chatWaitMs ?? DEFAULT_CHAT_WAIT_MS;
+    if (!(this.#chatWaitMs >= 0)) {
+      throw new AgencyConfigError(`chatWaitMs must be ≥ 0 ms (got ${this.#chatWaitMs}).`);
+    }
+    this.#maxAttachmentBytes = options.maxAttachmentBytes;
     const shared =
       options.sharedInstructions === undefined
         ? ''
@@ -142,6 +199,24 @@ export class Agency implements AgencyRuntime {
       options.sendMessageTool ?? defaultSendMessageTool,
       createSend(this),
     );
+  }
+
+  /**
+   * The chat calls without a `chatId` continue: one per agency, for its lifetime, so a second
+   * `getResponse` remembers the first. {@link Agency.newChat} starts another.
+   */
+  get chatId(): string {
+    return this.#chatId;
+  }
+
+  /** Starts a fresh default chat and returns its id; later calls without `chatId` continue it. */
+  newChat(): string {
+    this.#chatId = newChatId();
+    return this.#chatId;
+  }
+
+  maxTurnsFor(agent: string): number {
+    return this.#maxTurnsByAgent[agent] ?? this.#maxTurns;
   }
 
   /** Every agent of the agency, by name, as it was given. */
@@ -171,8 +246,14 @@ export class Agency implements AgencyRuntime {
     return agent;
   }
 
-  /** Sends a message to an entry point and resolves with the whole call tree's result. */
-  async getResponse(message: string, options: GetResponseOptions = {}): Promise<AgencyResponse> {
+  /**
+   * Sends a message (text, or SDK input items such as `input_image` and `input_file`) to an entry
+   * point and resolves with the whole call tree's result. Calls of one chat run one at a time.
+   */
+  async getResponse(
+    message: AgencyInput,
+    options: GetResponseOptions = {},
+  ): Promise<AgencyResponse> {
     return this.#run(message, options);
   }
 
@@ -261,7 +342,7 @@ export class Agency implements AgencyRuntime {
    * aborts the call.
    */
   getResponseStream(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions = {},
   ): AsyncIterable<AgencyStreamEvent> {
     const controller = new AbortController();
@@ -291,24 +372,39 @@ export class Agency implements AgencyRuntime {
   }
 
   #run(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions & ApprovalDecisions,
     emit?: (event: AgencyStreamEvent) => void,
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
-    const chatId = options.chatId ?? `chat_${randomUUID()}`;
-    return this.#activity.track(chatId, this.#call(message, { ...options, chatId }, emit, resume));
+    const chatId = options.chatId ?? this.#chatId;
+    const call = async (): Promise<AgencyResponse> => {
+      const leave = await this.#gate.enter(chatId, this.#chatWaitMs, options.signal);
+      try {
+        return await withChatLease(
+          this.threads.store,
+          chatId,
+          this.#chatWaitMs,
+          options.signal,
+          () => this.#call(message, { ...options, chatId }, emit, resume),
+        );
+      } finally {
+        leave();
+      }
+    };
+    return this.#activity.track(chatId, call());
   }
 
   async #call(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions & ApprovalDecisions & { chatId: string },
     emit?: (event: AgencyStreamEvent) => void,
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
+    const input = await prepareInput(message, options.attachments, this.#maxAttachmentBytes);
     const call = new AgencyCall({
       chatId: options.chatId,
-      context: options.context,
+      context: options.context ?? this.context,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(resume
@@ -326,10 +422,10 @@ export class Agency implements AgencyRuntime {
         ? await route(
             this.#router,
             {
-              message,
+              message: input.text,
               chatId: options.chatId,
               entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
-              context: options.context,
+              context: options.context ?? this.context,
             },
             this.runner,
             options.signal,
@@ -358,7 +454,7 @@ export class Agency implements AgencyRuntime {
     };
     let outcome;
     try {
-      outcome = await runTurn(this, frame, message, resume ? { state: resume.state } : undefined);
+      outcome = await runTurn(this, frame, input, resume ? { state: resume.state } : undefined);
     } catch (error) {
       throw surfacedError(error);
     }
@@ -388,4 +484,15 @@ export class Agency implements AgencyRuntime {
     if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
     return response;
   }
+}
+
+function newChatId(): string {
+  return `chat_${randomUUID()}`;
+}
+
+function positive(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AgencyConfigError(`${what} must be a whole number ≥ 1 (got ${value}).`);
+  }
+  return value;
 }

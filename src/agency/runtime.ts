@@ -31,6 +31,8 @@ export interface AgencyRuntime {
   readonly historyView: ViewOptions | undefined;
   /** The agent as it runs in this agency (with its send_message tool and shared instructions). */
   runtimeAgent(name: string): SdkAgent<any, any>;
+  /** The turn budget of one run of `agent` (the SDK's maxTurns). */
+  maxTurnsFor(agent: string): number;
   /** Names an agent may message, in declaration order. */
   recipientsOf(sender: string): readonly string[];
 }

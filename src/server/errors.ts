@@ -49,6 +49,9 @@ const STATUS_BY_CODE: Partial<Record<string, ContentfulStatusCode>> = {
   MODEL_ERROR: 502,
   MISSING_API_KEY: 502,
   ABORTED: 503,
+  CHAT_BUSY: 409,
+  MAX_TURNS: 500,
+  ATTACHMENT_INVALID: 400,
 };
 
 /** The error of a failed zod parse: the first issue, with its field path. */
