@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Runner, RunState } from '@openai/agents-core';
-import type { Agent as SdkAgent } from '@openai/agents-core';
+import type { JsonSchemaDefinition, Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
 import { AgencyConfigError } from '../errors.js';
 import type { Checkpoint } from '../stores/types.js';
@@ -109,6 +109,11 @@ export interface GetResponseOptions {
   context?: unknown;
   /** Files to send with the message: local paths, uploaded file ids, or bytes. */
   attachments?: Attachment[];
+  /**
+   * A structured output for the entry point, for this call only (a JSON schema, as the SDK's
+   * `outputType` takes it); the final output is then the parsed object.
+   */
+  outputType?: JsonSchemaDefinition;
   /** Extra instructions for the entry point, for this call only. */
   additionalInstructions?: string;
   /** The turn budget of every agent run of this call (default: the agency's). */
@@ -450,6 +455,7 @@ export class Agency implements AgencyRuntime {
       call,
       viaCallId: null,
       additionalInstructions: options.additionalInstructions,
+      outputType: options.outputType,
       inFlight: new Set(),
     };
     let outcome;

@@ -195,7 +195,8 @@ async function runAgent(
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
-  const agent = runtime.runtimeAgent(frame.agent);
+  const base = runtime.runtimeAgent(frame.agent);
+  const agent = frame.outputType ? base.clone({ outputType: frame.outputType }) : base;
   const options = {
     context,
     ...(call.signal ? { signal: call.signal } : {}),
