@@ -88,9 +88,7 @@ describe('POST /agencies/:name/responses with attachments', () => {
     });
     expect(big.status).toBe(413);
     const small = countingAgency('small');
-    const limited = new (
-      small.agency.constructor as typeof import('../../../src/agency/agency.js').Agency
-    )({
+    const limited = new Agency({
       name: 'limited',
       entryPoints: [...small.agency.agents.values()],
       maxAttachmentBytes: 10,
