@@ -34,6 +34,7 @@ import { buildRuntimeAgents } from './runtimeAgents.js';
 import { ChatGate } from './chatGate.js';
 import { withChatLease } from './chatLease.js';
 import { prepareInput, type AgencyInput, type Attachment } from './input.js';
+import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
 
 /** Options of {@link Agency}. */
@@ -89,6 +90,11 @@ export interface AgencyOptions {
   chatWaitMs?: number;
   /** Largest attachment accepted, in bytes (default 20 MiB). */
   maxAttachmentBytes?: number;
+  /**
+   * Prices for `usage.cost`, by agent name or model name (USD per million tokens). Default: the
+   * price of a profile model, else the built-in table of well-known models by model name.
+   */
+  prices?: Record<string, ModelPrice>;
 }
 
 /** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
@@ -152,6 +158,7 @@ export class Agency implements AgencyRuntime {
   readonly #maxTurnsByAgent: Record<string, number>;
   readonly #maxAttachmentBytes: number | undefined;
   readonly #gate = new ChatGate();
+  readonly #prices: Record<string, ModelPrice>;
   #chatId = newChatId();
   readonly #autoCheckpoint: boolean;
   readonly #ownsStore: boolean;
@@ -191,6 +198,7 @@ export class Agency implements AgencyRuntime {
       throw new AgencyConfigError(`chatWaitMs must be ≥ 0 ms (got ${this.#chatWaitMs}).`);
     }
     this.#maxAttachmentBytes = options.maxAttachmentBytes;
+    this.#prices = { ...options.prices };
     const shared =
       options.sharedInstructions === undefined
         ? ''
@@ -218,6 +226,16 @@ export class Agency implements AgencyRuntime {
   newChat(): string {
     this.#chatId = newChatId();
     return this.#chatId;
+  }
+
+  priceFor(agent: string): ModelPrice | undefined {
+    const model = this.#graph.agents.get(agent)?.model;
+    const name = typeof model === 'string' ? model : undefined;
+    return (
+      this.#prices[agent] ??
+      (name ? this.#prices[name] : undefined) ??
+      modelPrice(model === '' ? undefined : model)
+    );
   }
 
   maxTurnsFor(agent: string): number {

@@ -18,7 +18,8 @@ import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { errorInfo } from './events.js';
 import { withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
-import { emptyUsage, addUsage, type TaggedItem, type UsageSummary } from './result.js';
+import { emptyUsage, addUsage, setCost, type TaggedItem, type UsageSummary } from './result.js';
+import { costPico } from '../models/pricing.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
 import type { PreparedInput } from './input.js';
@@ -87,6 +88,8 @@ export async function runTurn(
   } finally {
     addUsage(usage, context.usage);
     addUsage(usage, negate(usageBefore));
+    const price = runtime.priceFor(frame.agent);
+    if (price) setCost(usage, costPico(price, usage.inputTokens, usage.outputTokens));
     call.addUsage(usage);
   }
 

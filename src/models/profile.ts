@@ -62,6 +62,18 @@ export const modelProfileSchema = z
     max_retries: z.number().int().min(0).max(10).optional(),
     /** Backoff between retries (the SDK's exponential backoff with jitter; Retry-After wins). */
     retry_backoff: retryBackoffSchema.optional(),
+    /** USD per token: one rate, or `{ input, output }` (for `usage.cost`). */
+    cost_per_token: z
+      .union([
+        z.number().min(0),
+        z.object({ input: z.number().min(0), output: z.number().min(0) }).strict(),
+      ])
+      .optional(),
+    /** USD per million tokens, `{ input, output }` (wins over `cost_per_token`). */
+    cost_per_million: z
+      .object({ input: z.number().min(0), output: z.number().min(0) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { Runner } from '@openai/agents-core';
 import { ConfigError } from '../../errors.js';
 import type { UsageSummary } from '../../agency/result.js';
+import type { ModelPrice } from '../../models/pricing.js';
 import { addUsage, emptyUsage } from '../../agency/result.js';
 import { createDemoAgency, DEMO_MESSAGE, type DemoAgencyOptions } from '../../demo/demoAgency.js';
 import { renderHistory, renderTranscript, renderUsage } from '../transcript.js';
@@ -14,6 +15,7 @@ import { openThreadManager } from '../store.js';
 interface DemoFlags {
   json?: boolean;
   chatId?: string;
+  price?: string;
   model?: string;
   profile?: string;
   store?: string;
@@ -61,6 +63,10 @@ export function registerDemoCommand(program: Command): void {
       'run every agent on this model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml)',
     )
     .option(
+      '--price <input,output>',
+      'price every agent at these USD per million input,output tokens (adds a cost column)',
+    )
+    .option(
       '--store <spec>',
       'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)',
     )
@@ -76,6 +82,7 @@ export function registerDemoCommand(program: Command): void {
           ...(flags.model ? { model: flags.model } : {}),
           ...models,
           ...(runner ? { runner } : {}),
+          ...(flags.price ? { prices: demoPrices(flags.price) } : {}),
         });
         const perAgent = new Map<string, UsageSummary>();
         agency.hooks.onRunEnd = ({ agent, usage }) => {
@@ -118,4 +125,18 @@ export function registerDemoCommand(program: Command): void {
         await threads.store.close();
       }
     });
+}
+
+/** `--price 0.15,0.6`: the same price for every demo agent. */
+function demoPrices(flag: string): Record<string, ModelPrice> {
+  const [input, output] = flag.split(',').map(Number);
+  if (!(input! >= 0) || !(output! >= 0)) {
+    throw new ConfigError(
+      `--price "${flag}" is not two prices. Pass USD per million input,output tokens, e.g. --price 0.15,0.6.`,
+    );
+  }
+  const price = { inputPerMillion: input!, outputPerMillion: output! };
+  return Object.fromEntries(
+    ['Coordinator', 'Researcher', 'Writer', 'Editor'].map((agent) => [agent, price]),
+  );
 }
