@@ -51,6 +51,12 @@ export {
   prepareInput,
 } from './agency/input.js';
 export type { AgencyInput, Attachment, PreparedInput } from './agency/input.js';
+export { isSdkTool, toolsFromFolder } from './tools/toolsFolder.js';
+export type { ToolsFolderOptions } from './tools/toolsFolder.js';
+export { openApiTools } from './tools/openApiTools.js';
+export type { OpenApiToolsOptions } from './tools/openApiTools.js';
+export { KNOWN_MODEL_PRICES, modelPrice, setModelPrice } from './models/pricing.js';
+export type { ModelPrice } from './models/pricing.js';
 
 export { ConversationThread } from './threads/conversationThread.js';
 export type { HistoryOptions } from './threads/conversationThread.js';
