@@ -31,7 +31,7 @@ import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { describeEntryPoints, route, type EntryRouter } from './router.js';
 import { runTurn } from './runTurn.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
-import { ChatGate } from './chatGate.js';
+import { gateOf, type ChatGate } from './chatGate.js';
 import { withChatLease } from './chatLease.js';
 import { prepareInput, type AgencyInput, type Attachment } from './input.js';
 import { modelPrice, type ModelPrice } from '../models/pricing.js';
@@ -90,6 +90,11 @@ export interface AgencyOptions {
   chatWaitMs?: number;
   /** Largest attachment accepted, in bytes (default 20 MiB). */
   maxAttachmentBytes?: number;
+  /**
+   * When an output guardrail rejects an answer, give the agent the guardrail's message and let it
+   * answer again, up to this many times, before the run fails (default 0: fail at once).
+   */
+  validationAttempts?: number;
   /**
    * Prices for `usage.cost`, by agent name or model name (USD per million tokens). Default: the
    * price of a profile model, else the built-in table of well-known models by model name.
@@ -157,7 +162,8 @@ export class Agency implements AgencyRuntime {
   readonly #maxTurns: number;
   readonly #maxTurnsByAgent: Record<string, number>;
   readonly #maxAttachmentBytes: number | undefined;
-  readonly #gate = new ChatGate();
+  readonly validationAttempts: number;
+  readonly #gate: ChatGate;
   readonly #prices: Record<string, ModelPrice>;
   #chatId = newChatId();
   readonly #autoCheckpoint: boolean;
@@ -198,7 +204,14 @@ export class Agency implements AgencyRuntime {
       throw new AgencyConfigError(`chatWaitMs must be ≥ 0 ms (got ${this.#chatWaitMs}).`);
     }
     this.#maxAttachmentBytes = options.maxAttachmentBytes;
+    this.#gate = gateOf(this.threads.store);
     this.#prices = { ...options.prices };
+    this.validationAttempts = options.validationAttempts ?? 0;
+    if (!Number.isInteger(this.validationAttempts) || this.validationAttempts < 0) {
+      throw new AgencyConfigError(
+        `validationAttempts must be a whole number ≥ 0 (got ${this.validationAttempts}).`,
+      );
+    }
     const shared =
       options.sharedInstructions === undefined
         ? ''

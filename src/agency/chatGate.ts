@@ -80,3 +80,15 @@ function waitFor(
     void work.then(() => finish());
   });
 }
+
+const gates = new WeakMap<object, ChatGate>();
+
+/**
+ * The gate of a store: every agency of this process over the same store object shares it, so
+ * two agencies on one store never interleave a chat either.
+ */
+export function gateOf(store: object): ChatGate {
+  let gate = gates.get(store);
+  if (!gate) gates.set(store, (gate = new ChatGate()));
+  return gate;
+}

@@ -14,7 +14,7 @@ export function chatLeaseKey(chatId: string): string {
 
 /**
  * Runs `work` while holding the chat's lease, waiting up to `waitMs` for it; without store leases
- * it just runs `work`. A busy chat fails with {@link ChatBusyError}.
+ * (or on the memory store, which the in-process gate covers) it just runs `work`. A busy chat fails with {@link ChatBusyError}.
  */
 export async function withChatLease<T>(
   store: ThreadStore,
@@ -23,7 +23,8 @@ export async function withChatLease<T>(
   signal: AbortSignal | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (!store.leases) return work();
+  // A memory store lives in this process, where the per-store chat gate already serializes.
+  if (!store.leases || store.kind === 'memory') return work();
   let lease;
   try {
     lease = await holdLease(store.leases, chatLeaseKey(chatId), {

@@ -23,6 +23,7 @@ import { costPico } from '../models/pricing.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
 import type { PreparedInput } from './input.js';
+import { withValidationRetries } from './validation.js';
 import { budgetedView } from '../threads/view.js';
 
 /** The outcome of a turn. */
@@ -77,7 +78,9 @@ export async function runTurn(
   const usage = emptyUsage();
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
-    result = await execute(runtime, frame, input, context);
+    result = await withValidationRetries(runtime.validationAttempts, input, (attemptInput) =>
+      execute(runtime, frame, attemptInput, context),
+    );
   } catch (caught) {
     await runtime.threads.saveThread(thread);
     const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));

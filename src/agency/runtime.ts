@@ -32,6 +32,8 @@ export interface AgencyRuntime {
   readonly historyView: ViewOptions | undefined;
   /** The agent as it runs in this agency (with its send_message tool and shared instructions). */
   runtimeAgent(name: string): SdkAgent<any, any>;
+  /** How many times an answer rejected by an output guardrail is retried with its message. */
+  readonly validationAttempts: number;
   /** The price of `agent`'s model, if known (for `usage.cost`). */
   priceFor(agent: string): ModelPrice | undefined;
   /** The turn budget of one run of `agent` (the SDK's maxTurns). */
