@@ -216,9 +216,7 @@ function streamResponse(
   context: RouteContext,
   body: ResponsesBody,
   ids: { id: string; messageId: string; created: number },
-  start: (
-    signal: AbortSignal,
-  ) => ReturnType<Agency['getResponseStream']>,
+  start: (signal: AbortSignal) => ReturnType<Agency['getResponseStream']>,
 ): Response {
   return streamWithAbort(
     c,
