@@ -30,7 +30,10 @@ export type LibraryErrorCode =
   | 'ABORTED'
   | 'CHECKPOINT_STALE'
   | 'LEASE_BUSY'
-  | 'TRACE_NOT_FOUND';
+  | 'TRACE_NOT_FOUND'
+  | 'CHAT_BUSY'
+  | 'MAX_TURNS'
+  | 'ATTACHMENT_INVALID';
 
 /** Codes of the errors only the HTTP server raises, about one request. */
 export type RequestErrorCode =
@@ -45,6 +48,7 @@ export type RequestErrorCode =
   | 'RUN_EXISTS'
   | 'RUN_ACTIVE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_FIELD'
   | 'SHUTTING_DOWN'
   | 'INTERNAL_ERROR';
 

@@ -38,6 +38,24 @@ export type {
   EntryRoutedEvent,
   ModelAttemptEvent,
 } from './agency/events.js';
+// Issue 15: agency defaults, rich input, tools, cost.
+export { DEFAULT_CHAT_WAIT_MS, DEFAULT_MAX_TURNS } from './agency/agency.js';
+export { sharedContext } from './agency/sharedContext.js';
+export type { SharedContext } from './agency/sharedContext.js';
+export { ChatBusyError } from './agency/chatGate.js';
+export {
+  AttachmentError,
+  DEFAULT_MAX_ATTACHMENT_BYTES,
+  mediaTypeOf,
+  prepareInput,
+} from './agency/input.js';
+export type { AgencyInput, Attachment, PreparedInput } from './agency/input.js';
+export { isSdkTool, toolsFromFolder } from './tools/toolsFolder.js';
+export type { ToolsFolderOptions } from './tools/toolsFolder.js';
+export { openApiTools } from './tools/openApiTools.js';
+export type { OpenApiToolsOptions } from './tools/openApiTools.js';
+export { KNOWN_MODEL_PRICES, modelPrice, setModelPrice } from './models/pricing.js';
+export type { ModelPrice } from './models/pricing.js';
 
 export { ConversationThread } from './threads/conversationThread.js';
 export type { HistoryOptions } from './threads/conversationThread.js';

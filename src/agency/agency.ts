@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Runner, RunState } from '@openai/agents-core';
 import { getTraceRecorder } from '../tracing/setup.js';
 import { traceCall } from '../tracing/traceCall.js';
-import type { Agent as SdkAgent } from '@openai/agents-core';
+import type { JsonSchemaDefinition, Agent as SdkAgent } from '@openai/agents-core';
 import { pushable } from 'it-pushable';
 import { AgencyConfigError, errorInfo } from '../errors.js';
 import type { Checkpoint } from '../stores/types.js';
@@ -33,6 +33,10 @@ import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { describeEntryPoints, route, type EntryRouter } from './router.js';
 import { runTurn } from './runTurn.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
+import { gateOf, type ChatGate } from './chatGate.js';
+import { withChatLease } from './chatLease.js';
+import { prepareInput, type AgencyInput, type Attachment } from './input.js';
+import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
 
 /** Options of {@link Agency}. */
@@ -75,19 +79,64 @@ export interface AgencyOptions {
   tracing?: boolean;
   /** Keep message and tool text in spans (default true). */
   traceContent?: boolean;
+  /**
+   * Seeds the agency's shared context: the object every run of a call sees (tools through
+   * {@link sharedContext}) when `getResponse` gets no `context`. It lives as long as the agency,
+   * like its default chat (default: an empty object).
+   */
+  userContext?: Record<string, unknown>;
+  /**
+   * How many model turns one run of an agent may take before it fails with `MAX_TURNS`
+   * (default {@link DEFAULT_MAX_TURNS}; the SDK's own default is 10).
+   */
+  maxTurns?: number;
+  /** Turn budgets of particular agents, by name; others get `maxTurns`. */
+  maxTurnsByAgent?: Record<string, number>;
+  /**
+   * How long a call waits for another call of the same chat to finish before failing with
+   * `CHAT_BUSY` (default {@link DEFAULT_CHAT_WAIT_MS}; 0 fails at once).
+   */
+  chatWaitMs?: number;
+  /** Largest attachment accepted, in bytes (default 20 MiB). */
+  maxAttachmentBytes?: number;
+  /**
+   * When an output guardrail rejects an answer, give the agent the guardrail's message and let it
+   * answer again, up to this many times, before the run fails (default 0: fail at once).
+   */
+  validationAttempts?: number;
+  /**
+   * Prices for `usage.cost`, by agent name or model name (USD per million tokens). Default: the
+   * price of a profile model, else the built-in table of well-known models by model name.
+   */
+  prices?: Record<string, ModelPrice>;
 }
+
+/** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
+export const DEFAULT_MAX_TURNS = 50;
+/** The default wait for a busy chat: 5 minutes. */
+export const DEFAULT_CHAT_WAIT_MS = 5 * 60_000;
 
 /** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
 export interface GetResponseOptions {
   /** The entry point to talk to (default: the first). */
   recipient?: string;
-  /** The chat to continue (default: a new chat). */
+  /** The chat to continue (default: the agency's own chat, {@link Agency.chatId}). */
   chatId?: string;
-  /** Your context object, passed to every tool, guardrail and nested run. */
+  /**
+   * Your context object, passed to every tool, guardrail and nested run of this call (default: the
+   * agency's shared context, {@link Agency.context}).
+   */
   context?: unknown;
+  /** Files to send with the message: local paths, uploaded file ids, or bytes. */
+  attachments?: Attachment[];
+  /**
+   * A structured output for the entry point, for this call only (a JSON schema, as the SDK's
+   * `outputType` takes it); the final output is then the parsed object.
+   */
+  outputType?: JsonSchemaDefinition;
   /** Extra instructions for the entry point, for this call only. */
   additionalInstructions?: string;
-  /** The SDK's max turns, per agent run. */
+  /** The turn budget of every agent run of this call (default: the agency's). */
   maxTurns?: number;
   /** Aborts the call, nested runs included. */
   signal?: AbortSignal;
@@ -116,6 +165,16 @@ export class Agency implements AgencyRuntime {
   readonly hooks: AgencyHooks;
   readonly maxRecursionDepth: number;
   readonly historyView: ViewOptions | undefined;
+  /** The shared context of calls that pass none (seeded from `userContext`). */
+  readonly context: Record<string, unknown>;
+  readonly #chatWaitMs: number;
+  readonly #maxTurns: number;
+  readonly #maxTurnsByAgent: Record<string, number>;
+  readonly #maxAttachmentBytes: number | undefined;
+  readonly validationAttempts: number;
+  readonly #gate: ChatGate;
+  readonly #prices: Record<string, ModelPrice>;
+  #chatId = newChatId();
   readonly #autoCheckpoint: boolean;
   readonly #ownsStore: boolean;
   readonly #activity = new ChatActivity();
@@ -149,6 +208,30 @@ export class Agency implements AgencyRuntime {
         tracingDisabled: !this.#tracing,
         traceIncludeSensitiveData: options.traceContent ?? true,
       });
+    this.context = { ...options.userContext };
+    this.#maxTurns = positive(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
+    this.#maxTurnsByAgent = { ...options.maxTurnsByAgent };
+    for (const [agent, turns] of Object.entries(this.#maxTurnsByAgent)) {
+      if (!this.#graph.agents.has(agent)) {
+        throw new AgencyConfigError(
+          `maxTurnsByAgent names "${agent}", which is not an agent of agency "${this.name}". Agents: ${[...this.#graph.agents.keys()].join(', ')}.`,
+        );
+      }
+      positive(turns, `maxTurnsByAgent.${agent}`);
+    }
+    this.#chatWaitMs = options.chatWaitMs ?? DEFAULT_CHAT_WAIT_MS;
+    if (!(this.#chatWaitMs >= 0)) {
+      throw new AgencyConfigError(`chatWaitMs must be ≥ 0 ms (got ${this.#chatWaitMs}).`);
+    }
+    this.#maxAttachmentBytes = options.maxAttachmentBytes;
+    this.#gate = gateOf(this.threads.store);
+    this.#prices = { ...options.prices };
+    this.validationAttempts = options.validationAttempts ?? 0;
+    if (!Number.isInteger(this.validationAttempts) || this.validationAttempts < 0) {
+      throw new AgencyConfigError(
+        `validationAttempts must be a whole number ≥ 0 (got ${this.validationAttempts}).`,
+      );
+    }
     const shared =
       options.sharedInstructions === undefined
         ? ''
@@ -162,6 +245,34 @@ export class Agency implements AgencyRuntime {
       options.sendMessageTool ?? defaultSendMessageTool,
       createSend(this),
     );
+  }
+
+  /**
+   * The chat calls without a `chatId` continue: one per agency, for its lifetime, so a second
+   * `getResponse` remembers the first. {@link Agency.newChat} starts another.
+   */
+  get chatId(): string {
+    return this.#chatId;
+  }
+
+  /** Starts a fresh default chat and returns its id; later calls without `chatId` continue it. */
+  newChat(): string {
+    this.#chatId = newChatId();
+    return this.#chatId;
+  }
+
+  priceFor(agent: string): ModelPrice | undefined {
+    const model = this.#graph.agents.get(agent)?.model;
+    const name = typeof model === 'string' ? model : undefined;
+    return (
+      this.#prices[agent] ??
+      (name ? this.#prices[name] : undefined) ??
+      modelPrice(model === '' ? undefined : model)
+    );
+  }
+
+  maxTurnsFor(agent: string): number {
+    return this.#maxTurnsByAgent[agent] ?? this.#maxTurns;
   }
 
   /** Every agent of the agency, by name, as it was given. */
@@ -191,8 +302,14 @@ export class Agency implements AgencyRuntime {
     return agent;
   }
 
-  /** Sends a message to an entry point and resolves with the whole call tree's result. */
-  async getResponse(message: string, options: GetResponseOptions = {}): Promise<AgencyResponse> {
+  /**
+   * Sends a message (text, or SDK input items such as `input_image` and `input_file`) to an entry
+   * point and resolves with the whole call tree's result. Calls of one chat run one at a time.
+   */
+  async getResponse(
+    message: AgencyInput,
+    options: GetResponseOptions = {},
+  ): Promise<AgencyResponse> {
     return this.#run(message, options);
   }
 
@@ -281,7 +398,7 @@ export class Agency implements AgencyRuntime {
    * aborts the call.
    */
   getResponseStream(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions = {},
   ): AsyncIterable<AgencyStreamEvent> {
     const controller = new AbortController();
@@ -311,39 +428,54 @@ export class Agency implements AgencyRuntime {
   }
 
   #run(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions & ApprovalDecisions,
     emit?: (event: AgencyStreamEvent) => void,
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
-    const chatId = options.chatId ?? `chat_${randomUUID()}`;
+    const chatId = options.chatId ?? this.#chatId;
     const runId = resume?.runId ?? `run_${randomUUID()}`;
-    const traced = traceCall(
-      {
-        name: `agency ${this.name}`,
-        chatId,
-        runId,
-        agency: this.name,
-        store: this.threads.store,
-        enabled: this.#tracing,
-        ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-      },
-      () => this.#call(message, { ...options, chatId }, emit, resume ?? runId),
-    );
-    return this.#activity.track(chatId, traced);
+    const call = async (): Promise<AgencyResponse> => {
+      const leave = await this.#gate.enter(chatId, this.#chatWaitMs, options.signal);
+      try {
+        return await withChatLease(
+          this.threads.store,
+          chatId,
+          this.#chatWaitMs,
+          options.signal,
+          () =>
+            traceCall(
+              {
+                name: `agency ${this.name}`,
+                chatId,
+                runId,
+                agency: this.name,
+                store: this.threads.store,
+                enabled: this.#tracing,
+                ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+              },
+              () => this.#call(message, { ...options, chatId }, emit, resume ?? runId),
+            ),
+        );
+      } finally {
+        leave();
+      }
+    };
+    return this.#activity.track(chatId, call());
   }
 
   async #call(
-    message: string,
+    message: AgencyInput,
     options: GetResponseOptions & ApprovalDecisions & { chatId: string },
     emit: ((event: AgencyStreamEvent) => void) | undefined,
     resumeOrRunId: { runId: string; state: RunState<any, any> } | string,
   ): Promise<AgencyResponse> {
     const resume = typeof resumeOrRunId === 'string' ? undefined : resumeOrRunId;
     const runId = typeof resumeOrRunId === 'string' ? resumeOrRunId : resumeOrRunId.runId;
+    const input = await prepareInput(message, options.attachments, this.#maxAttachmentBytes);
     const call = new AgencyCall({
       chatId: options.chatId,
-      context: options.context,
+      context: options.context ?? this.context,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       ...(resume
@@ -361,10 +493,10 @@ export class Agency implements AgencyRuntime {
         ? await route(
             this.#router,
             {
-              message,
+              message: input.text,
               chatId: options.chatId,
               entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
-              context: options.context,
+              context: options.context ?? this.context,
             },
             this.runner,
             options.signal,
@@ -389,11 +521,12 @@ export class Agency implements AgencyRuntime {
       call,
       viaCallId: null,
       additionalInstructions: options.additionalInstructions,
+      outputType: options.outputType,
       inFlight: new Set(),
     };
     let outcome;
     try {
-      outcome = await runTurn(this, frame, message, resume ? { state: resume.state } : undefined);
+      outcome = await runTurn(this, frame, input, resume ? { state: resume.state } : undefined);
     } catch (error) {
       throw surfacedError(error);
     }
@@ -423,4 +556,15 @@ export class Agency implements AgencyRuntime {
     if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
     return response;
   }
+}
+
+function newChatId(): string {
+  return `chat_${randomUUID()}`;
+}
+
+function positive(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new AgencyConfigError(`${what} must be a whole number ≥ 1 (got ${value}).`);
+  }
+  return value;
 }

@@ -4,7 +4,7 @@
  * runs (parallel tool calls, concurrent chats) never share mutable state.
  * @module
  */
-import type { RunContext } from '@openai/agents-core';
+import type { JsonSchemaDefinition, RunContext } from '@openai/agents-core';
 import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
 import {
@@ -75,6 +75,8 @@ export interface RunFrame extends RunTag {
   viaCallId: string | null;
   /** Extra instructions for this run only. */
   additionalInstructions: string | undefined;
+  /** A structured output for this run only (the entry point's, from `getResponse`). */
+  outputType?: JsonSchemaDefinition | undefined;
   /** `sender\0recipient` pairs this run is waiting on now (one message per pair at a time). */
   inFlight: Set<string>;
 }

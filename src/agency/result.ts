@@ -11,6 +11,13 @@ export interface UsageSummary {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * What the tokens cost in USD, for runs whose model has a price (profile, `Agency({ prices })`
+   * or the built-in table); absent when none had. Exactly `costPico / 10¹²`.
+   */
+  cost?: number;
+  /** The cost in whole pico-dollars (10⁻¹² USD): summed exactly across the call tree. */
+  costPico?: number;
 }
 
 /** One item generated during an agency call, tagged with the run that produced it. */
@@ -58,6 +65,14 @@ export function addUsage(into: UsageSummary, usage: Usage | UsageSummary): void 
   into.inputTokens += usage.inputTokens;
   into.outputTokens += usage.outputTokens;
   into.totalTokens += usage.totalTokens;
+  const pico = (usage as UsageSummary).costPico;
+  if (pico !== undefined) setCost(into, (into.costPico ?? 0) + pico);
+}
+
+/** Sets a summary's cost from whole pico-dollars. */
+export function setCost(usage: UsageSummary, pico: number): void {
+  usage.costPico = pico;
+  usage.cost = pico / 1e12;
 }
 
 /** The items of one finished run, and the send_message call that started it (if any). */

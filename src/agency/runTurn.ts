@@ -5,7 +5,7 @@
  * its result in a thread.
  * @module
  */
-import { RunContext, RunState } from '@openai/agents-core';
+import { MaxTurnsExceededError, RunContext, RunState } from '@openai/agents-core';
 import type {
   AgentInputItem,
   RunResult,
@@ -17,9 +17,13 @@ import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
-import { emptyUsage, addUsage, type TaggedItem, type UsageSummary } from './result.js';
+import { emptyUsage, addUsage, setCost, type TaggedItem, type UsageSummary } from './result.js';
+import { costPico } from '../models/pricing.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
+import type { PreparedInput } from './input.js';
+import { withValidationRetries } from './validation.js';
+import { budgetedView } from '../threads/view.js';
 
 /** The outcome of a turn. */
 export interface TurnOutcome {
@@ -42,11 +46,15 @@ export interface ResumeInput {
 export async function runTurn(
   runtime: AgencyRuntime,
   frame: RunFrame,
-  message: string,
+  message: string | PreparedInput,
   resume?: ResumeInput,
 ): Promise<TurnOutcome> {
   const { call } = frame;
   const tag = tagOf(frame);
+  const turn: PreparedInput =
+    typeof message === 'string'
+      ? { model: [{ role: 'user', content: message }], stored: [], text: message }
+      : message;
   const thread = await runtime.threads.getThread(call.chatId, frame.agent, frame.callerAgent);
   const meta: ItemMeta = {
     agent: frame.agent,
@@ -55,23 +63,26 @@ export async function runTurn(
     parentRunId: frame.parentRunId,
     createdAt: new Date().toISOString(),
   };
-  // A resumed run's message was saved when it first started.
-  if (!resume) {
-    thread.addItem({ role: 'user', content: message }, meta);
-    await runtime.threads.saveThread(thread);
-  }
-  const { context, input } = await prepareInput(runtime, frame, thread, resume);
+  const history = resume ? [] : thread.historyForModel({ as: frame.agent });
+  // The incoming message is saved with what the run generates, in one append (or alone when the
+  // run stops or fails). A resumed run's message was saved when it first started.
+  if (!resume) thread.addItems(turn.stored.length > 0 ? turn.stored : turn.model, meta);
+  const { context, input } = await runInput(runtime, frame, [...history, ...turn.model], resume);
   bindFrame(context, frame);
   const usageBefore: UsageSummary = { ...emptyUsage() };
   addUsage(usageBefore, context.usage);
-  await runtime.hooks.onRunStart?.({ ...tag, chatId: call.chatId, message });
-  call.emit({ type: 'agent_run_started', ...tag, message });
+  await runtime.hooks.onRunStart?.({ ...tag, chatId: call.chatId, message: turn.text });
+  call.emit({ type: 'agent_run_started', ...tag, message: turn.text });
 
   const usage = emptyUsage();
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
-    result = await execute(runtime, frame, input, context);
-  } catch (error) {
+    result = await withValidationRetries(runtime.validationAttempts, input, (attemptInput) =>
+      execute(runtime, frame, attemptInput, context),
+    );
+  } catch (caught) {
+    await runtime.threads.saveThread(thread);
+    const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));
     const info = errorInfo(error);
     call.emit({ type: 'agent_run_failed', ...tag, error: info });
     await runtime.hooks.onRunError?.({ ...tag, chatId: call.chatId, error: info });
@@ -79,11 +90,14 @@ export async function runTurn(
   } finally {
     addUsage(usage, context.usage);
     addUsage(usage, negate(usageBefore));
+    const price = runtime.priceFor(frame.agent);
+    if (price) setCost(usage, costPico(price, usage.inputTokens, usage.outputTokens));
     call.addUsage(usage);
   }
 
   const interruptions = result.interruptions ?? [];
   if (interruptions.length > 0) {
+    await runtime.threads.saveThread(thread);
     call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
     return {
       finalOutput: undefined,
@@ -97,7 +111,10 @@ export async function runTurn(
   const generated = runItems.map((item) => item.rawItem as AgentInputItem);
   // The thread belongs to the pair the run started with; items name the agent that produced
   // them, which differs from the run's agent after a handoff.
-  thread.addItems(generated, { ...meta, createdAt: new Date().toISOString() });
+  const createdAt = new Date().toISOString();
+  runItems.forEach((item, i) =>
+    thread.addItem(generated[i]!, { ...meta, agent: producerOf(item) ?? frame.agent, createdAt }),
+  );
   await runtime.threads.saveThread(thread);
 
   call.recordRun({
@@ -126,16 +143,14 @@ function negate(usage: UsageSummary): UsageSummary {
 }
 
 /** The run context and model input of a new run, or of a resumed one. */
-async function prepareInput(
+async function runInput(
   runtime: AgencyRuntime,
   frame: RunFrame,
-  thread: Awaited<ReturnType<AgencyRuntime['threads']['getThread']>>,
+  items: AgentInputItem[],
   resume: ResumeInput | undefined,
 ): Promise<{ context: RunContext<unknown>; input: AgentInputItem[] | RunState<any, any> }> {
   if (!resume) {
-    const input = runtime.historyView
-      ? thread.view({ ...runtime.historyView, as: frame.agent })
-      : thread.historyForModel({ as: frame.agent });
+    const input = runtime.historyView ? budgetedView(items, runtime.historyView) : items;
     return { context: new RunContext(frame.call.context), input };
   }
   if (typeof resume.state !== 'string') {
@@ -149,6 +164,18 @@ async function prepareInput(
   });
   applyDecisions(input, frame.call.decisions);
   return { context, input };
+}
+
+/** A run's failure as callers see it: running out of turns names the agent and the fix. */
+function turnError(error: unknown, agent: string, budget: number): unknown {
+  if (!(error instanceof MaxTurnsExceededError)) return error;
+  return new ColloquyError(
+    'MAX_TURNS',
+    `Agent "${agent}" ran out of turns: it reached its max turns (${budget}) in one run ` +
+      'without a final answer. Raise it with new Agency({ maxTurns }) (or ' +
+      `maxTurnsByAgent: { "${agent}": n }), or for one call with getResponse(message, { maxTurns }).`,
+    { cause: error },
+  );
 }
 
 async function execute(
@@ -173,11 +200,12 @@ async function runAgent(
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
-  const agent = runtime.runtimeAgent(frame.agent);
+  const base = runtime.runtimeAgent(frame.agent);
+  const agent = frame.outputType ? base.clone({ outputType: frame.outputType }) : base;
   const options = {
     context,
     ...(call.signal ? { signal: call.signal } : {}),
-    ...(call.maxTurns !== undefined ? { maxTurns: call.maxTurns } : {}),
+    maxTurns: call.maxTurns ?? runtime.maxTurnsFor(frame.agent),
   };
   if (!call.streaming) return runtime.runner.run(agent, input, options);
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Agent as SdkAgent, Runner } from '@openai/agents-core';
+import type { ModelPrice } from '../models/pricing.js';
 import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ErrorInfo } from '../errors.js';
@@ -32,6 +33,12 @@ export interface AgencyRuntime {
   readonly historyView: ViewOptions | undefined;
   /** The agent as it runs in this agency (with its send_message tool and shared instructions). */
   runtimeAgent(name: string): SdkAgent<any, any>;
+  /** How many times an answer rejected by an output guardrail is retried with its message. */
+  readonly validationAttempts: number;
+  /** The price of `agent`'s model, if known (for `usage.cost`). */
+  priceFor(agent: string): ModelPrice | undefined;
+  /** The turn budget of one run of `agent` (the SDK's maxTurns). */
+  maxTurnsFor(agent: string): number;
   /** Names an agent may message, in declaration order. */
   recipientsOf(sender: string): readonly string[];
 }

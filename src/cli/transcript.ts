@@ -76,13 +76,17 @@ export function renderUsage(
   const rows: Array<[string, UsageSummary]> = [...perAgent, ['total', total]];
   const width = Math.max(5, ...rows.map(([name]) => name.length));
   const cell = (value: number | string): string => String(value).padStart(9);
-  const header = `${'agent'.padEnd(width)}${cell('requests')}${cell('input')}${cell('output')}${cell('total')}`;
+  const priced = total.costPico !== undefined;
+  // Cost to the micro-dollar (the sums are exact in pico-dollars).
+  const cost = (u: UsageSummary): string =>
+    priced ? ` ${(u.cost === undefined ? '-' : `$${u.cost.toFixed(6)}`).padStart(11)}` : '';
+  const header = `${'agent'.padEnd(width)}${cell('requests')}${cell('input')}${cell('output')}${cell('total')}${priced ? ` ${'cost'.padStart(11)}` : ''}`;
   return [
     header,
     '-'.repeat(header.length),
     ...rows.map(
       ([name, u]) =>
-        `${name.padEnd(width)}${cell(u.requests)}${cell(u.inputTokens)}${cell(u.outputTokens)}${cell(u.totalTokens)}`,
+        `${name.padEnd(width)}${cell(u.requests)}${cell(u.inputTokens)}${cell(u.outputTokens)}${cell(u.totalTokens)}${cost(u)}`,
     ),
   ];
 }

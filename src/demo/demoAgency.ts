@@ -8,6 +8,7 @@ import type { Model, ModelRequest, ModelSettings, Runner } from '@openai/agents-
 import { Agent } from '../agency/agent.js';
 import { Agency } from '../agency/agency.js';
 import type { ThreadManager } from '../threads/threadManager.js';
+import type { ModelPrice } from '../models/pricing.js';
 import { ScriptedModel, type ScriptedStep } from '../models/scriptedModel.js';
 import { lastUserText, toolOutputsSinceUser } from '../models/requestText.js';
 
@@ -26,6 +27,8 @@ export interface DemoAgencyOptions {
   runner?: Runner;
   /** Offline models wait this long in each call, in ms (default 0), to make progress visible. */
   delayMs?: number;
+  /** Prices for `usage.cost`, by agent or model name (see `AgencyOptions.prices`). */
+  prices?: Record<string, ModelPrice>;
 }
 
 /** The message the demo sends when the user gives none. */
@@ -174,5 +177,6 @@ export function createDemoAgency(options: DemoAgencyOptions = {}): Agency {
     ],
     ...(options.threads ? { threads: options.threads } : {}),
     ...(options.runner ? { runner: options.runner } : {}),
+    ...(options.prices ? { prices: options.prices } : {}),
   });
 }

@@ -31,6 +31,7 @@ import {
   type ReadFileFunction,
   type ScannedFile,
 } from './scan.js';
+import { isPdf, pdfText } from './pdfText.js';
 
 /** Options of {@link FileIndex}. */
 export interface FileIndexOptions extends Pick<
@@ -177,7 +178,8 @@ export class FileIndex {
       return;
     }
     const stat = { size: file.size, mtimeMs: file.mtimeMs };
-    if (hasBinaryExtension(file.path) || file.size > this.#options.maxFileBytes) {
+    const pdf = isPdf(file.path);
+    if ((hasBinaryExtension(file.path) && !pdf) || file.size > this.#options.maxFileBytes) {
       this.#skip(file, known, { ...stat, sha256: '', chunks: 0 }, report);
       return;
     }
@@ -188,16 +190,17 @@ export class FileIndex {
       report.unchanged += 1;
       return;
     }
-    if (looksBinary(bytes)) {
+    const text = pdf
+      ? await pdfText(bytes).catch(() => null)
+      : looksBinary(bytes)
+        ? null
+        : bytes.toString('utf8');
+    if (text === null) {
       this.#skip(file, known, { ...stat, sha256: hash, chunks: 0 }, report);
       return;
     }
     if (known) this.#drop(file.path);
-    const chunks = chunkText(
-      bytes.toString('utf8'),
-      this.#options.chunkLines,
-      this.#options.chunkOverlap,
-    );
+    const chunks = chunkText(text, this.#options.chunkLines, this.#options.chunkOverlap);
     this.#search.addAll(
       chunks.map((chunk, i) => ({ id: `${file.path}#${i}`, path: file.path, ...chunk })),
     );

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
 import { ConfigError } from '../errors.js';
 
 /** One file found in the folder. */
@@ -51,8 +52,8 @@ export function sha256(bytes: Buffer | string): string {
 }
 
 /**
- * Every regular file under `folder` (hidden files and dependency folders left out), sorted by
- * path. Throws a `ConfigError` when the folder does not exist or is not a directory.
+ * Every regular file under `folder` (hidden files, dependency folders and whatever a `.gitignore`
+ * in the folder or below it ignores left out), sorted by path. Throws a `ConfigError` when the folder does not exist or is not a directory.
  */
 export async function scanFolder(folder: string, owner: string): Promise<ScannedFile[]> {
   const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
@@ -74,16 +75,45 @@ export async function scanFolder(folder: string, owner: string): Promise<Scanned
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-async function walk(root: string, dir: string, out: ScannedFile[]): Promise<void> {
+/** The rules of one `.gitignore`, and the folder (relative to the root) it sits in. */
+interface IgnoreRules {
+  base: string;
+  rules: Ignore;
+}
+
+/** The rules of `dir/.gitignore`, or none. */
+async function gitignoreOf(root: string, dir: string): Promise<IgnoreRules | null> {
+  const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
+  if (text === null) return null;
+  return { base: relative(root, dir).split(sep).join('/'), rules: ignore().add(text) };
+}
+
+/** Whether a path (relative to the root, `/`-separated) is ignored by a `.gitignore` above it. */
+function ignored(path: string, directory: boolean, stack: readonly IgnoreRules[]): boolean {
+  return stack.some(({ base, rules }) => {
+    const inside = base === '' ? path : path.slice(base.length + 1);
+    return rules.ignores(directory ? `${inside}/` : inside);
+  });
+}
+
+async function walk(
+  root: string,
+  dir: string,
+  out: ScannedFile[],
+  inherited: readonly IgnoreRules[] = [],
+): Promise<void> {
+  const own = await gitignoreOf(root, dir);
+  const stack = own ? [...inherited, own] : inherited;
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
     const absolutePath = join(dir, entry.name);
+    const path = relative(root, absolutePath).split(sep).join('/');
+    if (ignored(path, entry.isDirectory(), stack)) continue;
     if (entry.isDirectory()) {
-      await walk(root, absolutePath, out);
+      await walk(root, absolutePath, out, stack);
     } else if (entry.isFile()) {
       const info = await stat(absolutePath);
-      const path = relative(root, absolutePath).split(sep).join('/');
       out.push({ path, absolutePath, size: info.size, mtimeMs: info.mtimeMs });
     }
   }

@@ -66,8 +66,18 @@ export const modelProfileSchema = z
     max_retries: z.number().int().min(0).max(10).optional(),
     /** Backoff between retries (the SDK's exponential backoff with jitter; Retry-After wins). */
     retry_backoff: retryBackoffSchema.optional(),
-    /** llm-orc: the price of one token in USD (used for cost figures only). */
-    cost_per_token: z.number().min(0).optional(),
+    /** USD per token: one rate, or `{ input, output }` (for `usage.cost`). */
+    cost_per_token: z
+      .union([
+        z.number().min(0),
+        z.object({ input: z.number().min(0), output: z.number().min(0) }).strict(),
+      ])
+      .optional(),
+    /** USD per million tokens, `{ input, output }` (wins over `cost_per_token`). */
+    cost_per_million: z
+      .object({ input: z.number().min(0), output: z.number().min(0) })
+      .strict()
+      .optional(),
     /** llm-orc: provider-specific request options (e.g. Ollama's `num_ctx`). */
     options: z.record(z.string(), z.unknown()).optional(),
   })

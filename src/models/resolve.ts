@@ -14,6 +14,7 @@ import type { FallbackMember } from './fallbackModel.js';
 import type { ModelProfile } from './profile.js';
 import type { ProfileRegistry } from './profiles.js';
 import { createProviderModel } from './providers.js';
+import { modelPrice, profilePrice, setModelPrice } from './pricing.js';
 import { RecordingModel } from './recordingModel.js';
 import { retrySettings } from './retry.js';
 
@@ -151,8 +152,17 @@ export function createModel(
     secrets,
   });
   const record = options.record === undefined ? env.COLLOQUY_RECORD : options.record;
+  const [, primaryProfile] = lookup(profileOrName, registry);
+  const price = profilePrice(primaryProfile) ?? modelPrice(primaryProfile.model);
+  if (price) setModelPrice(model, price);
   if (!record || primary.provider === 'replay') return model;
-  return new RecordingModel(model, { cassette: record, label: primary.profile, secrets });
+  const recording = new RecordingModel(model, {
+    cassette: record,
+    label: primary.profile,
+    secrets,
+  });
+  if (price) setModelPrice(recording, price);
+  return recording;
 }
 
 /**

@@ -52,6 +52,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_EXISTS: 409,
   RUN_ACTIVE: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_FIELD: 400,
   // What the request names exists but cannot be used as it is (a file or definition is invalid).
   INSTRUCTIONS_NOT_FOUND: 422,
   SERIALIZATION_ERROR: 422,
@@ -68,6 +69,9 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   // The server is stopping or the work was cancelled.
   ABORTED: 503,
   SHUTTING_DOWN: 503,
+  CHAT_BUSY: 409,
+  MAX_TURNS: 500,
+  ATTACHMENT_INVALID: 400,
 };
 
 /** Options of {@link HttpError}. */

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { SerializationError } from '../errors.js';
+import { ColloquyError, ConfigError, SerializationError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import { CheckpointBook } from './checkpointBook.js';
 import { jsonCopy } from './common.js';
@@ -103,31 +103,44 @@ export class CallbackStore extends WholeThreadStore {
 
   constructor(options: CallbackStoreOptions) {
     super();
+    for (const name of ['load', 'save', 'remove', 'list'] as const) {
+      const value = options?.[name];
+      const required = name === 'load' || name === 'save';
+      if ((required || value !== undefined) && typeof value !== 'function') {
+        throw new ConfigError(
+          `CallbackStore: "${name}" must be a function (got ${value === null ? 'null' : typeof value}). ` +
+            `Pass ${name}: ${name === 'save' ? 'async (thread) => { … }' : 'async (threadId) => …'}.`,
+        );
+      }
+    }
     this.#options = options;
   }
 
   protected async loadThread(threadId: string): Promise<SerializedThread | null> {
     if (this.#deleted.has(threadId)) return null;
-    const loaded = await this.#options.load(threadId);
+    const loaded = await callback('load', threadId, () => this.#options.load(threadId));
     if (loaded === null || loaded === undefined) return null;
     this.#known.add(threadId);
     return jsonCopy(parseSerializedThread(loaded, `CallbackStore load("${threadId}")`, threadId));
   }
 
   protected async saveThread(thread: SerializedThread): Promise<void> {
-    await this.#options.save(jsonCopy(thread));
+    const copy = jsonCopy(thread);
+    await callback('save', thread.threadId, () => this.#options.save(copy));
     this.#deleted.delete(thread.threadId);
     this.#known.add(thread.threadId);
   }
 
   protected async removeThread(threadId: string): Promise<void> {
-    if (this.#options.remove) await this.#options.remove(threadId);
+    const remove = this.#options.remove;
+    if (remove) await callback('remove', threadId, () => remove(threadId));
     else this.#deleted.add(threadId);
     this.#known.delete(threadId);
   }
 
   protected async loadAllThreads(): Promise<SerializedThread[]> {
-    const ids = this.#options.list ? await this.#options.list() : [...this.#known];
+    const list = this.#options.list;
+    const ids = list ? await callback('list', '*', () => list()) : [...this.#known];
     const loaded = await Promise.all(ids.map((id) => this.loadThread(id)));
     return loaded.filter((t): t is SerializedThread => t !== null);
   }
@@ -146,5 +159,19 @@ export class CallbackStore extends WholeThreadStore {
 
   async close(): Promise<void> {
     this.#checkpoints.clear();
+  }
+}
+
+/** Runs a user callback; its own failure becomes a {@link StoreError} naming the callback. */
+async function callback<T>(name: string, threadId: string, run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ColloquyError) throw error;
+    throw new StoreError(
+      `CallbackStore ${name}("${threadId}") failed: ${(error as Error)?.message ?? String(error)}. ` +
+        `Fix the ${name} callback or the storage behind it.`,
+      { cause: error },
+    );
   }
 }

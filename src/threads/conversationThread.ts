@@ -11,9 +11,11 @@ import { budgetedView, type ViewOptions } from './view.js';
 /** Options of {@link ConversationThread.historyForModel}. */
 export interface HistoryOptions {
   /**
-   * Render the history as this agent sees it. Items produced by the other agent of the pair are
-   * turned around (its replies become user messages, the messages sent to it become assistant
-   * messages) and its own tool calls are left out: they are the other agent's business.
+   * Render the history as this agent sees it. Items of the other agent's runs (the runs this agent
+   * called, `meta.callerAgent === as`) are turned around (its replies become user messages, the
+   * messages sent to it become assistant messages) and their tool calls are left out: they are the
+   * other agent's business. Items of this agent's own runs stay as they are, whichever agent
+   * produced them after a handoff.
    */
   as?: string;
 }
@@ -64,7 +66,7 @@ export class ConversationThread {
   historyForModel(options: HistoryOptions = {}): AgentInputItem[] {
     const history: AgentInputItem[] = [];
     for (const { item, meta } of this.items) {
-      if (options.as === undefined || meta === undefined || meta.agent === options.as) {
+      if (options.as === undefined || meta === undefined || meta.callerAgent !== options.as) {
         history.push(item);
         continue;
       }

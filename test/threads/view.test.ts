@@ -175,7 +175,7 @@ describe('ConversationThread.view', () => {
     const thread = new ConversationThread({ threadId: 't' });
     const meta = (agent: string) => ({
       agent,
-      callerAgent: null,
+      callerAgent: agent === 'A' ? 'B' : 'A',
       runId: 'r',
       parentRunId: null,
       createdAt: '2025-01-01T00:00:00.000Z',

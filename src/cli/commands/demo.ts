@@ -7,6 +7,7 @@ import type { Runner } from '@openai/agents-core';
 import { ConfigError } from '../../errors.js';
 import type { UsageSummary } from '../../agency/result.js';
 import type { DemoAgencyOptions } from '../../demo/demoAgency.js';
+import type { ModelPrice } from '../../models/pricing.js';
 
 /** The demo's default message (kept here so that `--help` loads no agency code). */
 const DEMO_MESSAGE = 'Write a short brief about tidal energy.';
@@ -16,6 +17,7 @@ interface DemoFlags {
   delay?: string;
   progress: boolean;
   chatId?: string;
+  price?: string;
   model?: string;
   profile?: string;
   store?: string;
@@ -64,6 +66,10 @@ export function registerDemoCommand(program: Command): void {
       'run every agent on this model profile (colloquy.yaml or ~/.config/colloquy/profiles.yaml)',
     )
     .option(
+      '--price <input,output>',
+      'price every agent at these USD per million input,output tokens (adds a cost column)',
+    )
+    .option(
       '--store <spec>',
       'thread store: sqlite:PATH | dir:PATH | memory (default: sqlite at ./.colloquy/colloquy.db)',
     )
@@ -98,6 +104,7 @@ export function registerDemoCommand(program: Command): void {
           ...models,
           ...(runner ? { runner } : {}),
           ...(delayMs ? { delayMs } : {}),
+          ...(flags.price ? { prices: demoPrices(flags.price) } : {}),
         });
         const perAgent = new Map<string, UsageSummary>();
         agency.hooks.onRunEnd = ({ agent, usage }) => {
@@ -143,4 +150,18 @@ export function registerDemoCommand(program: Command): void {
         await threads.store.close();
       }
     });
+}
+
+/** `--price 0.15,0.6`: the same price for every demo agent. */
+function demoPrices(flag: string): Record<string, ModelPrice> {
+  const [input, output] = flag.split(',').map(Number);
+  if (!(input! >= 0) || !(output! >= 0)) {
+    throw new ConfigError(
+      `--price "${flag}" is not two prices. Pass USD per million input,output tokens, e.g. --price 0.15,0.6.`,
+    );
+  }
+  const price = { inputPerMillion: input!, outputPerMillion: output! };
+  return Object.fromEntries(
+    ['Coordinator', 'Researcher', 'Writer', 'Editor'].map((agent) => [agent, price]),
+  );
 }

@@ -2,18 +2,49 @@
  * Agency routes: list and describe agencies, get a response (JSON) or stream one (SSE).
  * @module
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Agency, GetResponseOptions } from '../../agency/agency.js';
 import { describeAgent } from '../../agency/agent.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
-import { HttpError, readJson } from '../errors.js';
+import { mediaTypeOf, type AgencyInput } from '../../agency/input.js';
+import { toUserContent, type WirePart } from '../openaiInput.js';
+import { HttpError, readJson, validationError } from '../errors.js';
 import { streamEvents } from '../sse.js';
+
+/** An attachment in a JSON body: base64 bytes with their media type, or an uploaded file id. */
+export const attachmentSchema = z.union([
+  z
+    .object({
+      data: z.string().min(1, 'expected base64 bytes'),
+      mediaType: z.string().min(1),
+      filename: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      fileId: z.string().min(1),
+      kind: z.enum(['image', 'file']).optional(),
+      filename: z.string().optional(),
+    })
+    .strict(),
+]);
 
 /** The body of `POST /agencies/:name/responses` and `/responses/stream`. */
 export const responseBodySchema = z
   .object({
-    message: z.string().min(1, 'expected a non-empty message'),
+    message: z.union([
+      z.string().min(1, 'expected a non-empty message'),
+      z
+        .array(
+          z.looseObject({
+            role: z.literal('user'),
+            content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+          }),
+        )
+        .min(1, 'expected at least one user message item'),
+    ]),
+    attachments: z.array(attachmentSchema).optional(),
     chatId: idSchema.optional(),
     recipient: z.string().min(1).optional(),
     context: z.record(z.string(), z.unknown()).optional(),
@@ -60,7 +91,50 @@ function callOptions(
     ...(body.additionalInstructions !== undefined
       ? { additionalInstructions: body.additionalInstructions }
       : {}),
+    ...(body.attachments !== undefined ? { attachments: body.attachments } : {}),
   };
+}
+
+/** The message as agency input: text, or user items whose parts become SDK parts. */
+function inputOf(body: ResponseBody): AgencyInput {
+  if (typeof body.message === 'string') return body.message;
+  return body.message.map((item, i) => ({
+    role: 'user' as const,
+    content: toUserContent(item.content as string | WirePart[], `message.${i}.content`),
+  }));
+}
+
+/**
+ * The request body: JSON, or `multipart/form-data` with the same fields as text (`message`,
+ * `chatId`, `recipient`, `additionalInstructions`) and the files to attach under `files`.
+ */
+async function readBody(c: Context): Promise<ResponseBody> {
+  if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
+    return readJson(c, responseBodySchema);
+  }
+  const form = await c.req.parseBody({ all: true });
+  const files = ([] as unknown[]).concat(form.files ?? []);
+  const attachments = await Promise.all(
+    files.map(async (file, i) => {
+      if (!(file instanceof File)) {
+        throw new HttpError(400, 'INVALID_BODY', `files.${i} must be a file upload.`, `files.${i}`);
+      }
+      return {
+        data: Buffer.from(await file.arrayBuffer()).toString('base64'),
+        mediaType: file.type || mediaTypeOf(file.name),
+        filename: file.name,
+      };
+    }),
+  );
+  const fields = Object.fromEntries(
+    Object.entries(form).filter(([key, value]) => key !== 'files' && typeof value === 'string'),
+  );
+  const parsed = responseBodySchema.safeParse({
+    ...fields,
+    ...(attachments.length > 0 ? { attachments } : {}),
+  });
+  if (!parsed.success) throw validationError(parsed.error, 'form');
+  return parsed.data;
 }
 
 /** `/agencies` routes. */
@@ -85,24 +159,25 @@ export function agencyRoutes(context: RouteContext): Hono {
   app.post('/:name/responses', async (c) => {
     const name = c.req.param('name');
     const agency = agencyNamed(context, name);
-    const body = await readJson(c, responseBodySchema);
+    const body = await readBody(c);
     const chatId = body.chatId ?? newChatId();
     const options = callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
-    return c.json(await inflight.track(agency.getResponse(body.message, options)));
+    return c.json(await inflight.track(agency.getResponse(inputOf(body), options)));
   });
 
   app.post('/:name/responses/stream', async (c) => {
     const name = c.req.param('name');
     const agency = agencyNamed(context, name);
-    const body = await readJson(c, responseBodySchema);
+    const body = await readBody(c);
     const chatId = body.chatId ?? newChatId();
     callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
     c.header('x-colloquy-chat-id', chatId);
     return streamEvents(
       c,
-      (signal) => agency.getResponseStream(body.message, callOptions(agency, body, chatId, signal)),
+      (signal) =>
+        agency.getResponseStream(inputOf(body), callOptions(agency, body, chatId, signal)),
       { inflight },
     );
   });

@@ -10,17 +10,36 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Agency, GetResponseOptions } from '../../agency/agency.js';
-import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
+import type { AgencyInput } from '../../agency/input.js';
+import type { UsageSummary } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
+import {
+  CHAT_ID_HEADER,
+  outputText,
+  plainText,
+  rejectUnsupported,
+  toOutputType,
+  toUserContent,
+  type WirePart,
+} from '../openaiInput.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { responsesRoute } from './openaiResponses.js';
 
-/** The header carrying the chat id, in requests and responses. */
-export const CHAT_ID_HEADER = 'x-colloquy-chat-id';
+export { CHAT_ID_HEADER };
 
-const contentSchema = z.union([
-  z.string(),
-  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+const contentSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+
+const responseFormatSchema = z.union([
+  z.looseObject({ type: z.enum(['text', 'json_object']) }),
+  z.looseObject({
+    type: z.literal('json_schema'),
+    json_schema: z.looseObject({
+      name: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  }),
 ]);
 
 /** The part of the OpenAI chat completion request Colloquy reads; other fields are ignored. */
@@ -37,24 +56,26 @@ export const chatCompletionBodySchema = z.looseObject({
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
   user: z.string().optional(),
+  response_format: responseFormatSchema.nullable().optional(),
+  tools: z.array(z.unknown()).nullable().optional(),
+  n: z.number().int().nullable().optional(),
 });
 
 type ChatBody = z.output<typeof chatCompletionBodySchema>;
 
-function textOf(content: ChatBody['messages'][number]['content']): string {
-  if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return content;
-  return content.map((part) => part.text ?? '').join('');
-}
+const textOf = (content: ChatBody['messages'][number]['content']): string =>
+  plainText(content as string | WirePart[] | null | undefined);
 
 /** The message and options of the agency call a chat completion request makes. */
 function toCall(
   body: ChatBody,
   headerChatId: string | undefined,
-): { message: string; chatId: string; options: GetResponseOptions } {
+): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
+  rejectUnsupported(body);
   const index = body.messages.length - 1;
   const last = body.messages[index]!;
-  if (last.role !== 'user' || textOf(last.content).trim() === '') {
+  const hasParts = Array.isArray(last.content) && last.content.length > 0;
+  if (last.role !== 'user' || (!hasParts && textOf(last.content).trim() === '')) {
     throw new HttpError(
       400,
       'INVALID_BODY',
@@ -77,15 +98,30 @@ function toCall(
   const earlier = body.messages
     .slice(0, index)
     .filter((m) => m.role === 'user' || m.role === 'assistant');
-  let message = textOf(last.content);
+  let content = toUserContent(
+    (last.content ?? '') as string | WirePart[],
+    `messages.${index}.content`,
+  );
   if (given === undefined && earlier.length > 0) {
     const transcript = earlier.map((m) => `${m.role}: ${textOf(m.content)}`).join('\n');
-    message = `Earlier in this conversation:\n${transcript}\n\n${message}`;
+    const preface = `Earlier in this conversation:\n${transcript}\n\n`;
+    content =
+      typeof content === 'string'
+        ? preface + content
+        : [{ type: 'input_text', text: preface }, ...content];
   }
+  const format = body.response_format;
+  if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  const options: GetResponseOptions = {
+    ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
+    ...(format?.type === 'json_schema'
+      ? { outputType: toOutputType(format.json_schema, 'response_format.json_schema') }
+      : {}),
+  };
   return {
-    message,
+    message: typeof content === 'string' ? content : [{ role: 'user', content }],
     chatId: given ?? newChatId(),
-    options: instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {},
+    options,
   };
 }
 
@@ -95,12 +131,6 @@ function usageOf(usage: UsageSummary) {
     completion_tokens: usage.outputTokens,
     total_tokens: usage.totalTokens,
   };
-}
-
-function outputText(result: AgencyResponse): string {
-  return typeof result.finalOutput === 'string'
-    ? result.finalOutput
-    : JSON.stringify(result.finalOutput);
 }
 
 /** `/v1` routes. */
@@ -119,6 +149,14 @@ export function openaiRoutes(context: RouteContext): Hono {
       })),
     }),
   );
+
+  app.get('/models/:id', (c) => {
+    const id = c.req.param('id');
+    agencyNamed(context, id);
+    return c.json({ id, object: 'model', created, owned_by: 'colloquy' });
+  });
+
+  responsesRoute(app, context);
 
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);

@@ -1,0 +1,45 @@
+/**
+ * Across processes, one call per chat holds the chat's lease in the store (when the store offers
+ * leases: Redis and Postgres across hosts, SQLite and JSON files across the processes of a host).
+ * @module
+ */
+import { holdLease, LeaseBusyError } from '../stores/lease.js';
+import type { ThreadStore } from '../stores/types.js';
+import { ChatBusyError } from './chatGate.js';
+
+/** The lease key of a chat. */
+export function chatLeaseKey(chatId: string): string {
+  return `chat:${chatId}`;
+}
+
+/**
+ * Runs `work` while holding the chat's lease, waiting up to `waitMs` for it; without store leases
+ * (or on the memory store, which the in-process gate covers) it just runs `work`. A busy chat fails with {@link ChatBusyError}.
+ */
+export async function withChatLease<T>(
+  store: ThreadStore,
+  chatId: string,
+  waitMs: number,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  // A memory store lives in this process, where the per-store chat gate already serializes.
+  if (!store.leases || store.kind === 'memory') return work();
+  let lease;
+  try {
+    lease = await holdLease(store.leases, chatLeaseKey(chatId), {
+      waitMs,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof LeaseBusyError) {
+      throw new ChatBusyError(chatId, waitMs, 'in another process');
+    }
+    throw error;
+  }
+  try {
+    return await work();
+  } finally {
+    await lease.release();
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * `POST /v1/responses`: the OpenAI Responses API over an agency (`model` is the agency name),
+ * plain JSON or SSE (`response.created` … `response.output_text.delta` … `response.completed`).
+ * A response id carries its chat id, so `previous_response_id` continues that chat, even after a
+ * restart; without it (or an `x-colloquy-chat-id` header) each request starts a new chat, with
+ * earlier input messages folded into the message as a transcript.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import type { Agency, GetResponseOptions } from '../../agency/agency.js';
+import type { AgencyInput } from '../../agency/input.js';
+import type { AgencyResponse } from '../../agency/result.js';
+import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
+import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
+import {
+  CHAT_ID_HEADER,
+  outputText,
+  plainText,
+  rejectUnsupported,
+  responsesUsage,
+  toOutputType,
+  toUserContent,
+  type WirePart,
+} from '../openaiInput.js';
+import { streamWithAbort, untilAborted } from '../sse.js';
+
+const partsSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+
+/** The part of a Responses API request Colloquy reads; other fields are ignored. */
+export const responsesBodySchema = z.looseObject({
+  model: z.string().min(1, 'expected the name of an agency (GET /v1/models)'),
+  input: z.union([
+    z.string(),
+    z
+      .array(
+        z.looseObject({
+          type: z.string().optional(),
+          role: z.enum(['system', 'developer', 'user', 'assistant']).optional(),
+          content: partsSchema.optional(),
+        }),
+      )
+      .min(1, 'expected at least one input item'),
+  ]),
+  instructions: z.string().nullable().optional(),
+  previous_response_id: z.string().nullable().optional(),
+  stream: z.boolean().nullable().optional(),
+  tools: z.array(z.unknown()).nullable().optional(),
+  n: z.number().int().nullable().optional(),
+  user: z.string().optional(),
+  text: z
+    .looseObject({
+      format: z
+        .looseObject({
+          type: z.string(),
+          name: z.string().optional(),
+          schema: z.record(z.string(), z.unknown()).optional(),
+          strict: z.boolean().nullable().optional(),
+        })
+        .optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+type ResponsesBody = z.output<typeof responsesBodySchema>;
+
+/** A response id that carries its chat id: `resp_<base64url chat id>.<random>`. */
+export function responseIdFor(chatId: string): string {
+  return `resp_${Buffer.from(chatId).toString('base64url')}.${randomUUID().replaceAll('-', '')}`;
+}
+
+/** The chat id inside a response id made by {@link responseIdFor}, or a 400. */
+export function chatIdOfResponse(responseId: string): string {
+  const match = /^resp_([A-Za-z0-9_-]+)\.[0-9a-f]+$/.exec(responseId);
+  const chatId = match ? Buffer.from(match[1]!, 'base64url').toString('utf8') : '';
+  if (!match || !idSchema.safeParse(chatId).success) {
+    throw new HttpError(
+      400,
+      'INVALID_BODY',
+      `previous_response_id "${responseId.slice(0, 80)}" is not a response id of this server. Pass the id of an earlier response, or leave it out to start a new chat.`,
+      'previous_response_id',
+    );
+  }
+  return chatId;
+}
+
+/** The agency call a Responses request makes. */
+function toCall(
+  body: ResponsesBody,
+  headerChatId: string | undefined,
+): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
+  rejectUnsupported(body);
+  if (headerChatId !== undefined) {
+    const parsed = idSchema.safeParse(headerChatId);
+    if (!parsed.success) throw validationError(parsed.error, `${CHAT_ID_HEADER} header`);
+  }
+  const continued =
+    headerChatId ??
+    (body.previous_response_id ? chatIdOfResponse(body.previous_response_id) : undefined);
+  const items =
+    typeof body.input === 'string' ? [{ role: 'user' as const, content: body.input }] : body.input;
+  const lastUser = items.findLastIndex((item) => item.role === 'user');
+  if (lastUser < 0) {
+    throw new HttpError(
+      400,
+      'INVALID_BODY',
+      'The input has no user message. End the input with the user turn.',
+      'input',
+    );
+  }
+  const instructions = [
+    ...(body.instructions ? [body.instructions] : []),
+    ...items
+      .filter((item) => item.role === 'system' || item.role === 'developer')
+      .map((item) => plainText(item.content as string | WirePart[] | undefined)),
+  ];
+  let content = toUserContent(
+    (items[lastUser]!.content ?? '') as string | WirePart[],
+    `input.${lastUser}.content`,
+  );
+  const earlier = items
+    .slice(0, lastUser)
+    .filter((item) => item.role === 'user' || item.role === 'assistant');
+  if (continued === undefined && earlier.length > 0) {
+    const transcript = earlier
+      .map((item) => `${item.role}: ${plainText(item.content as string | WirePart[])}`)
+      .join('\n');
+    const preface = `Earlier in this conversation:\n${transcript}\n\n`;
+    content =
+      typeof content === 'string'
+        ? preface + content
+        : [{ type: 'input_text', text: preface }, ...content];
+  }
+  const format = body.text?.format;
+  if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  return {
+    message: typeof content === 'string' ? content : [{ role: 'user', content }],
+    chatId: continued ?? newChatId(),
+    options: {
+      ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
+      ...(format?.type === 'json_schema'
+        ? { outputType: toOutputType(format, 'text.format') }
+        : {}),
+    },
+  };
+}
+
+/** The Responses API object of a response, finished (`result`) or in progress. */
+function responseObject(
+  body: ResponsesBody,
+  ids: { id: string; messageId: string; created: number },
+  result?: AgencyResponse,
+) {
+  return {
+    id: ids.id,
+    object: 'response',
+    created_at: ids.created,
+    status: result ? 'completed' : 'in_progress',
+    model: body.model,
+    output: result ? [messageItem(ids.messageId, outputText(result), 'completed')] : [],
+    usage: result ? responsesUsage(result.usage) : null,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    metadata: {},
+    parallel_tool_calls: true,
+    previous_response_id: body.previous_response_id ?? null,
+    temperature: null,
+    top_p: null,
+    tool_choice: 'auto',
+    tools: [],
+    text: { format: body.text?.format ?? { type: 'text' } },
+    truncation: 'disabled',
+  };
+}
+
+function messageItem(id: string, text: string, status: 'in_progress' | 'completed') {
+  return {
+    type: 'message',
+    id,
+    status,
+    role: 'assistant',
+    content: status === 'completed' ? [{ type: 'output_text', text, annotations: [] }] : [],
+  };
+}
+
+/** Adds `POST /responses` to the `/v1` app. */
+export function responsesRoute(app: Hono, context: RouteContext): void {
+  app.post('/responses', async (c) => {
+    const body = await readJson(c, responsesBodySchema);
+    const agency = agencyNamed(context, body.model);
+    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    context.registry.chats.remember(chatId, body.model);
+    c.header(CHAT_ID_HEADER, chatId);
+    const ids = {
+      id: responseIdFor(chatId),
+      messageId: `msg_${randomUUID().replaceAll('-', '')}`,
+      created: Math.floor(Date.now() / 1000),
+    };
+    if (!body.stream) {
+      const result = await context.inflight.track(
+        agency.getResponse(message, { ...options, chatId, signal: c.req.raw.signal }),
+      );
+      return c.json(responseObject(body, ids, result));
+    }
+    return streamResponse(c, context, body, ids, (signal) =>
+      agency.getResponseStream(message, { ...options, chatId, signal }),
+    );
+  });
+}
+
+function streamResponse(
+  c: Context,
+  context: RouteContext,
+  body: ResponsesBody,
+  ids: { id: string; messageId: string; created: number },
+  start: (signal: AbortSignal) => ReturnType<Agency['getResponseStream']>,
+): Response {
+  return streamWithAbort(
+    c,
+    async (stream, signal) => {
+      let sequence = 0;
+      const send = (type: string, fields: Record<string, unknown>) =>
+        stream.writeSSE({
+          event: type,
+          data: JSON.stringify({ type, sequence_number: sequence++, ...fields }),
+        });
+      const at = { item_id: ids.messageId, output_index: 0, content_index: 0 };
+      await send('response.created', { response: responseObject(body, ids) });
+      await send('response.in_progress', { response: responseObject(body, ids) });
+      await send('response.output_item.added', {
+        output_index: 0,
+        item: messageItem(ids.messageId, '', 'in_progress'),
+      });
+      await send('response.content_part.added', {
+        ...at,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      let streamed = '';
+      try {
+        for await (const event of untilAborted(start(signal), signal)) {
+          if (signal.aborted) return;
+          if (
+            event.type === 'raw_model_stream_event' &&
+            event.depth === 0 &&
+            event.data.type === 'output_text_delta'
+          ) {
+            streamed += event.data.delta;
+            await send('response.output_text.delta', {
+              ...at,
+              delta: event.data.delta,
+              logprobs: [],
+            });
+          } else if (event.type === 'run_completed') {
+            const text = outputText(event.result);
+            if (streamed === '' && text !== '') {
+              await send('response.output_text.delta', { ...at, delta: text, logprobs: [] });
+            }
+            const part = { type: 'output_text', text, annotations: [] };
+            await send('response.output_text.done', { ...at, text, logprobs: [] });
+            await send('response.content_part.done', { ...at, part });
+            await send('response.output_item.done', {
+              output_index: 0,
+              item: messageItem(ids.messageId, text, 'completed'),
+            });
+            await send('response.completed', { response: responseObject(body, ids, event.result) });
+          }
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        const { body: errorBody } = toErrorResponse(error);
+        await send('error', {
+          code: errorBody.error.code,
+          message: errorBody.error.message,
+          param: null,
+        });
+      }
+    },
+    { inflight: context.inflight },
+  );
+}
