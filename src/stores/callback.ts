@@ -8,6 +8,7 @@ import { SerializationError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import { CheckpointBook } from './checkpointBook.js';
 import { jsonCopy } from './common.js';
+import { checkIds } from './ids.js';
 import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
 
@@ -133,10 +134,12 @@ export class CallbackStore extends WholeThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds('putCheckpoint', checkpoint.checkpointId, checkpoint.chatId);
     this.#checkpoints.put(checkpoint);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     return this.#checkpoints.list(chatId);
   }
 

@@ -12,6 +12,7 @@ import { parseSerializedThread, type SerializedThread } from './callback.js';
 import { checkpointExists, checkpointTime, storeFailure } from './common.js';
 import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
+import { checkIds } from './ids.js';
 
 /** Options of {@link JsonFileStore}. */
 export interface JsonFileStoreOptions {
@@ -99,6 +100,12 @@ export class JsonFileStore extends WholeThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds(
+      'putCheckpoint',
+      checkpoint.checkpointId,
+      checkpoint.chatId,
+      ...Object.keys(checkpoint.threads ?? {}),
+    );
     checkpointTime(checkpoint);
     const file = path.join(this.#checkpointsDir, encodeFileName(checkpoint.checkpointId));
     await this.withLock(`checkpoint:${checkpoint.checkpointId}`, async () => {
@@ -111,6 +118,7 @@ export class JsonFileStore extends WholeThreadStore {
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     const all: { seq: number; checkpoint: Checkpoint }[] = [];
     for (const file of await this.#jsonFiles(this.#checkpointsDir)) {
       const text = await this.#read(file, 'list checkpoints');
@@ -126,6 +134,7 @@ export class JsonFileStore extends WholeThreadStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     const file = path.join(this.#checkpointsDir, encodeFileName(checkpointId));
     const text = await this.#read(file, 'get checkpoint');
     return text === null ? null : (parseJson(text, file) as { checkpoint: Checkpoint }).checkpoint;

@@ -24,6 +24,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** The record part of a serialized thread. */
 export function recordOf(thread: SerializedThread): ThreadRecord {
@@ -50,17 +51,20 @@ export abstract class WholeThreadStore implements ThreadStore {
   abstract close(): Promise<void>;
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     const thread = await this.loadThread(threadId);
     return thread ? recordOf(thread) : null;
   }
 
   async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     const thread = await this.loadThread(threadId);
     const { start, end } = resolveRange(threadId, thread?.version ?? 0, range);
     return thread ? jsonCopy(thread.items.slice(start, end)) : [];
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const copies = items.map((item) => JSON.parse(serializeItem(threadId, item)) as ThreadItem);
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
@@ -82,6 +86,7 @@ export abstract class WholeThreadStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const copy = jsonCopy(metadata);
     await this.withLock(threadId, async () => {
       const thread = (await this.loadThread(threadId)) ?? this.#blank(threadId, chatId ?? null, {});
@@ -92,6 +97,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     const all = await this.loadAllThreads();
     return all
       .filter((t) => filter.chatId === undefined || t.chatId === filter.chatId)
@@ -100,6 +106,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     return this.withLock(targetId, async () => {
       const source = await this.loadThread(sourceId);
       if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
@@ -122,6 +129,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
+    checkIds('reset', threadId);
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
       if (!thread) throw threadNotFound(`reset("${threadId}")`, threadId);
@@ -144,6 +152,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     await this.withLock(threadId, () => this.removeThread(threadId));
   }
 
