@@ -19,6 +19,7 @@ import type { ThreadStore } from '../stores/types.js';
 import { WorkflowThread } from '../ensembles/workflowThread.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
 import { HttpError, notFound } from './errors.js';
+import { publicError, publicErrorInfo } from './publicError.js';
 
 /** Where a run is: running here, finished, stopped without finishing (resumable), or failed. */
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -249,12 +250,13 @@ export class EnsembleRuns {
           run.events.push({ type: 'ensemble_finished', result });
         Object.assign(run.summary, { status: 'finished', result, turnCount: result.turn_count });
       } catch (error) {
-        run.events.push({ type: 'error', error: errorInfo(error) });
+        const info = publicErrorInfo(errorInfo(publicError(error)));
+        run.events.push({ type: 'error', error: info });
         // An interrupted run (shutdown, cancel) kept its finished turns and can be resumed.
         const interrupted = (error as { code?: unknown }).code === 'ABORTED';
         Object.assign(run.summary, {
           status: interrupted ? 'interrupted' : 'failed',
-          error: errorInfo(error),
+          error: info,
         });
       }
       wake();

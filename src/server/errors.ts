@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ColloquyError } from '../errors.js';
+import { publicError, publicMessage } from './publicError.js';
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -63,14 +64,23 @@ export function validationError(error: z.ZodError, what = 'request body'): HttpE
   );
 }
 
-/** Maps any thrown value to a status and an {@link ErrorBody}. */
+/**
+ * Maps any thrown value to a status and an {@link ErrorBody}: model-provider failures are 502
+ * `MODEL_ERROR`, and messages never carry secrets or server paths (see `publicError.ts`).
+ */
 export function toErrorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
+  const response = errorResponse(publicError(error));
+  response.body.error.message = publicMessage(response.body.error.message);
+  return response;
+}
+
+function errorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
   if (error instanceof HttpError) {
     const body: ErrorBody = { error: { code: error.code, message: error.message } };
     if (error.path !== undefined) body.error.path = error.path;
     return { status: error.status, body };
   }
-  if (error instanceof z.ZodError) return toErrorResponse(validationError(error));
+  if (error instanceof z.ZodError) return errorResponse(validationError(error));
   if (error instanceof HTTPException) {
     return {
       status: error.status as ContentfulStatusCode,
