@@ -72,7 +72,7 @@ export abstract class WholeThreadStore implements ThreadStore {
       if (current !== options.expectedVersion)
         throw new ConflictError(threadId, options.expectedVersion, current);
       if (copies.length === 0) return current;
-      const next = thread ?? this.#blank(threadId, options.chatId ?? null, {});
+      const next = thread ?? this.blankThread(threadId, options.chatId ?? null, {});
       next.items.push(...copies);
       next.version = next.items.length;
       next.updatedAt = new Date().toISOString();
@@ -89,7 +89,8 @@ export abstract class WholeThreadStore implements ThreadStore {
     checkIds('setMetadata', threadId, chatId);
     const copy = jsonCopy(metadata);
     await this.withLock(threadId, async () => {
-      const thread = (await this.loadThread(threadId)) ?? this.#blank(threadId, chatId ?? null, {});
+      const thread =
+        (await this.loadThread(threadId)) ?? this.blankThread(threadId, chatId ?? null, {});
       thread.metadata = copy;
       thread.updatedAt = new Date().toISOString();
       await this.saveThread(thread);
@@ -119,7 +120,7 @@ export abstract class WholeThreadStore implements ThreadStore {
         (await this.loadThread(targetId)) !== null,
       );
       const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
-      const target = this.#blank(targetId, chatId, options.metadata ?? source.metadata);
+      const target = this.blankThread(targetId, chatId, options.metadata ?? source.metadata);
       target.items = source.items.slice(0, upTo);
       target.version = upTo;
       target.forkedFrom = { threadId: sourceId, version: upTo };
@@ -135,7 +136,7 @@ export abstract class WholeThreadStore implements ThreadStore {
       if (!thread) throw threadNotFound(`reset("${threadId}")`, threadId);
       checkReset(threadId, version, thread.version);
       if (version === thread.version) return null;
-      const archive = this.#blank(archiveThreadId(threadId), thread.chatId, thread.metadata);
+      const archive = this.blankThread(archiveThreadId(threadId), thread.chatId, thread.metadata);
       archive.items = thread.items;
       archive.version = thread.version;
       archive.forkedFrom = { threadId, version: thread.version };
@@ -172,7 +173,8 @@ export abstract class WholeThreadStore implements ThreadStore {
     }
   }
 
-  #blank(
+  /** A new, empty thread. */
+  protected blankThread(
     threadId: string,
     chatId: string | null,
     metadata: Record<string, unknown>,
