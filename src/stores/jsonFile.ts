@@ -361,8 +361,8 @@ export class JsonFileStore extends WholeThreadStore {
     const names = await this.#io(`list "${path.basename(dir)}"`, () =>
       fs.readdir(dir).catch(ifMissing([] as string[])),
     );
-    // Skips temp files: ours (`.x.jsonl.<hex>.tmp`) and write-file-atomic's (`x.json.<hash>`).
-    return names.filter((n) => !n.startsWith('.') && /\.jsonl?$/.test(n)).sort();
+    // Skips temp files: ours (`.x.jsonl.<hex>.tmp`, ending in .tmp) and write-file-atomic's (`x.json.<hash>`).
+    return names.filter((n) => /\.jsonl?$/.test(n)).sort();
   }
 
   async #readBytes(file: string, operation: string): Promise<Buffer | null> {
