@@ -1,5 +1,6 @@
 /**
- * Id checks shared by every store: thread, chat and checkpoint ids must be well-formed Unicode.
+ * Id checks shared by every store: thread, chat and checkpoint ids must be well-formed Unicode
+ * without U+0000.
  * A lone UTF-16 surrogate (reachable through JSON, e.g. `"\udbff"`) has no UTF-8 form, so backends
  * would replace it with U+FFFD or fail: `"\udbff-x"` and `"\udfff-x"` would name one thread.
  * @module
@@ -24,9 +25,14 @@ function loneSurrogateAt(text: string): number {
   return -1;
 }
 
+/** Whether every store can keep `id` as it is: well-formed text without U+0000 (Postgres refuses NUL). */
+export function isStorableId(id: string): boolean {
+  return isWellFormedText(id) && !id.includes('\u0000');
+}
+
 /**
  * Throws `ConfigError` (HTTP 400 on the server) when one of `ids` is a string that is not
- * well-formed Unicode. `null` and `undefined` (optional ids) pass.
+ * well-formed Unicode or holds U+0000. `null` and `undefined` (optional ids) pass.
  *
  * @example
  * ```ts
@@ -35,7 +41,13 @@ function loneSurrogateAt(text: string): number {
  */
 export function checkIds(operation: string, ...ids: (string | null | undefined)[]): void {
   for (const id of ids) {
-    if (typeof id !== 'string' || isWellFormedText(id)) continue;
+    if (typeof id !== 'string' || isStorableId(id)) continue;
+    if (isWellFormedText(id)) {
+      throw new ConfigError(
+        `${operation}: the id ${JSON.stringify(id).slice(0, 120)} contains U+0000 (NUL), which stores cannot keep. ` +
+          'Use ids of printable text, e.g. letters, digits, "-" and "_".',
+      );
+    }
     const at = loneSurrogateAt(id);
     const unit = `\\u${id.charCodeAt(at).toString(16).padStart(4, '0')}`;
     throw new ConfigError(

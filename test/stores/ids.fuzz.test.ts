@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isWellFormedText } from '../../src/stores/ids.js';
+import { isStorableId } from '../../src/stores/ids.js';
 import { JsonFileStore } from '../../src/stores/jsonFile.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
@@ -57,6 +57,8 @@ interface Target {
   skip?: string;
   open: () => Promise<{ store: ThreadStore; done: () => Promise<void> }>;
   runs: number;
+  /** Whether one store serves every case (networked stores). */
+  shared?: boolean;
 }
 
 function networked(backend: IsolatedBackend, runs: number): Target {
@@ -64,6 +66,7 @@ function networked(backend: IsolatedBackend, runs: number): Target {
     name: backend.name,
     skip: backend.skip,
     runs,
+    shared: true,
     open: async () => {
       const store = await backend.create();
       return { store, done: () => backend.destroy(store) };
@@ -94,13 +97,14 @@ const targets: Target[] = [
       return { store, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
     },
   },
-  networked(redisBackend(), 8),
-  networked(postgresBackend(), 12),
+  networked(redisBackend(), 100),
+  networked(postgresBackend(), 100),
 ];
 
 /** Appends one item per id (as thread and as chat id); checks refusals, round trips, no collisions. */
-async function roundTrips(store: ThreadStore, list: string[]): Promise<void> {
-  const good = list.filter(isWellFormedText);
+async function roundTrips(store: ThreadStore, raw: string[], prefix: string): Promise<void> {
+  const list = raw.map((id) => `${prefix}${id}`);
+  const good = list.filter(isStorableId);
   for (const [n, threadId] of list.entries()) {
     const attempt = store.append(
       threadId,
@@ -110,11 +114,11 @@ async function roundTrips(store: ThreadStore, list: string[]): Promise<void> {
         chatId: good[0] ?? null,
       },
     );
-    if (isWellFormedText(threadId)) expect(await attempt).toBe(1);
+    if (isStorableId(threadId)) expect(await attempt).toBe(1);
     else await expect(attempt).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   }
   for (const [n, threadId] of list.entries()) {
-    if (!isWellFormedText(threadId)) continue;
+    if (!isStorableId(threadId)) continue;
     const record = await store.getThread(threadId);
     expect(record?.threadId).toBe(threadId);
     expect(record?.version).toBe(1);
@@ -122,7 +126,9 @@ async function roundTrips(store: ThreadStore, list: string[]): Promise<void> {
     expect(items.map((i) => i.id)).toEqual([`item-${n}`]);
     expect(items[0]!.item).toMatchObject({ content: threadId });
   }
-  const listed = (await store.listThreads()).map((t) => t.threadId);
+  const listed = (await store.listThreads())
+    .map((t) => t.threadId)
+    .filter((id) => id.startsWith(prefix));
   expect([...listed].sort()).toEqual([...good].sort());
   if (good[0] !== undefined)
     expect((await store.listThreads({ chatId: good[0] })).length).toBe(good.length);
@@ -134,19 +140,30 @@ describe('id fuzzing through every store', () => {
     it.skipIf(Boolean(target.skip))(
       `${target.name}: well-formed ids round-trip and never collide; ill-formed ones get CONFIG_INVALID${target.skip ? ` (skipped: ${target.skip})` : ''}`,
       () =>
-        checkProperty(
-          `ids-${target.name}`,
-          ids,
-          async (list) => {
-            const { store, done } = await target.open();
-            try {
-              await withinBudget(`${target.name} ids`, () => roundTrips(store, list));
-            } finally {
-              await done();
-            }
-          },
-          target.runs,
-        ),
+        (async () => {
+          // Networked stores: one store for the whole property (connections are slow to make),
+          // each case under its own id prefix. Local stores: a fresh store per case.
+          const shared = target.shared ? await target.open() : undefined;
+          let n = 0;
+          try {
+            await checkProperty(
+              `ids-${target.name}`,
+              ids,
+              async (list) => {
+                const prefix = `case${n++}|`;
+                const { store, done } = shared ?? (await target.open());
+                try {
+                  await withinBudget(`${target.name} ids`, () => roundTrips(store, list, prefix));
+                } finally {
+                  if (!shared) await done();
+                }
+              },
+              target.runs,
+            );
+          } finally {
+            await shared?.done();
+          }
+        })(),
       fuzzTimeout(runs, target.runs < 100 ? 60 : 10),
     );
   }

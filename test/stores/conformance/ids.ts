@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { expectCode, item, type StoreHandle } from './helpers.js';
 
-/** Lone surrogates, and ids that differ only by one; the last one is well-formed. */
-const ODD = ['\udbff-x', '\udfff-x', 'a\ud800', '\udc00'];
+/** Lone surrogates (ids that differ only by one) and a NUL: no store can keep them apart or at all. */
+const ODD = ['\udbff-x', '\udfff-x', 'a\ud800', '\udc00', 'a\u0000b'];
 
 /** Ill-formed ids: a 400-class `CONFIG_INVALID` error everywhere, no thread ever created. */
 export function idTests(store: StoreHandle): void {
