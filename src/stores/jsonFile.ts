@@ -19,6 +19,7 @@ import {
   storeFailure,
 } from './common.js';
 import { checkIds } from './ids.js';
+import { leasesInProcess, type MemoryLeases } from './lease.js';
 import type { ThreadItem } from './item.js';
 import {
   appendLine,
@@ -103,6 +104,7 @@ export class JsonFileStore extends WholeThreadStore {
     this.#checkpointsDir = path.join(opts.dir, 'checkpoints');
     this.#fsync = opts.fsync;
     this.#heads = new LRUCache({ max: opts.cachedThreads });
+    this.leases = leasesInProcess(`jsonfile:${path.resolve(opts.dir)}`);
   }
 
   override async getThread(threadId: string): Promise<ThreadRecord | null> {
@@ -170,6 +172,9 @@ export class JsonFileStore extends WholeThreadStore {
       }
     });
   }
+
+  /** Leases shared by the store objects of this process that open the same directory. */
+  readonly leases: MemoryLeases;
 
   protected async loadThread(threadId: string): Promise<SerializedThread | null> {
     const log = await this.#readLog(threadId, `load thread "${threadId}"`);

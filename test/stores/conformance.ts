@@ -17,6 +17,7 @@ import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
 import { idTests } from './conformance/ids.js';
+import { leaseTests } from './conformance/leases.js';
 import { readTests } from './conformance/read.js';
 import { sessionTests } from './conformance/session.js';
 
@@ -62,5 +63,6 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     checkpointTests(store);
     sessionTests(store);
     idTests(store);
+    leaseTests(store);
   });
 }
