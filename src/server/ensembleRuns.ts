@@ -57,13 +57,13 @@ export interface EnsembleRunsOptions {
   createModel?: CreateModel;
   /**
    * Finished runs whose events stay in memory for followers (default: the 100 most recent, up to
-   * 64 MiB of events). Older runs are read back from the store (their final event only).
+   * 32 MiB of events). Older runs are read back from the store (their final event only).
    */
   recentRuns?: { max?: number; maxBytes?: number };
 }
 
 /** Defaults of {@link EnsembleRunsOptions.recentRuns}. */
-export const RECENT_RUNS = { max: 100, maxBytes: 64 * 1024 * 1024 } as const;
+export const RECENT_RUNS = { max: 100, maxBytes: 32 * 1024 * 1024 } as const;
 
 interface LiveRun {
   summary: RunSummary;
