@@ -164,7 +164,7 @@ describe('id fuzzing through every store', () => {
             await shared?.done();
           }
         })(),
-      fuzzTimeout(runs, target.runs < 100 ? 60 : 10),
+      fuzzTimeout(runs, target.shared ? 150 : target.runs < 100 ? 60 : 20),
     );
   }
 });
