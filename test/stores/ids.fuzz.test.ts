@@ -126,12 +126,9 @@ async function roundTrips(store: ThreadStore, raw: string[], prefix: string): Pr
     expect(items.map((i) => i.id)).toEqual([`item-${n}`]);
     expect(items[0]!.item).toMatchObject({ content: threadId });
   }
-  const listed = (await store.listThreads())
-    .map((t) => t.threadId)
-    .filter((id) => id.startsWith(prefix));
-  expect([...listed].sort()).toEqual([...good].sort());
-  if (good[0] !== undefined)
-    expect((await store.listThreads({ chatId: good[0] })).length).toBe(good.length);
+  // By chat: listing every thread would grow with the shared store and make the fuzz quadratic.
+  const listed = good[0] === undefined ? [] : await store.listThreads({ chatId: good[0] });
+  expect(listed.map((t) => t.threadId).sort()).toEqual([...good].sort());
 }
 
 describe('id fuzzing through every store', () => {
