@@ -201,6 +201,12 @@ async function sqliteChatSize(): Promise<number> {
 const ratio = await sqliteRatio();
 const size = await sqliteChatSize();
 console.table(rows);
+for (const row of rows.filter((r) => r.store === 'jsonfile' || r.store === 'sqlite')) {
+  // Append cost at 10 vs 10,000 items (the JSON-file store is append-only JSON Lines: flat).
+  console.log(
+    `${row.store} append@10: ${row['append@10 ms']} ms, append@10k: ${row['append@10k ms']} ms, ratio ${row['flatness 10k/10']}`,
+  );
+}
 console.log(
   `sqlite append: ${fmt(ratio.store * 1000)} µs, bare INSERT (JSON.stringify + autocommit INSERT): ${fmt(ratio.bare * 1000)} µs`,
 );

@@ -100,6 +100,9 @@ export { SqliteStore } from './stores/sqlite.js';
 export type { SqliteStoreOptions } from './stores/sqlite.js';
 export { JsonFileStore } from './stores/jsonFile.js';
 export type { JsonFileStoreOptions } from './stores/jsonFile.js';
+// Hardening (issue 17): id checks every store applies, and error redaction.
+export { checkIds, isStorableId } from './stores/ids.js';
+export { envSecrets, redactErrorInPlace } from './redact.js';
 export { CallbackStore } from './stores/callback.js';
 export type { CallbackStoreOptions, SerializedThread } from './stores/callback.js';
 export { withRetry, isTransient } from './stores/retrying.js';

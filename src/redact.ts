@@ -89,3 +89,77 @@ export function redactSecrets<T>(value: T, options: RedactOptions = {}): T {
   };
   return walk(value) as T;
 }
+
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+function isPlainData(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (!value || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Error fields never rewritten by {@link redactErrorInPlace} (structure, not text). */
+const KEEP_FIELDS = new Set(['name', 'code', 'status', 'statusCode', 'type']);
+
+/**
+ * Redacts an error in place, so that every later reader (HTTP bodies, SSE events, the CLI's error
+ * line, run records) sees the redacted text: its `message` and `stack`, its string fields and the
+ * objects it carries (a provider's parsed error body, response text, request values), down its
+ * `cause` and `error` chain. Use it where errors from outside (model providers) enter Colloquy.
+ *
+ * @example
+ * ```ts
+ * try { await provider.call(); } catch (error) { throw redactErrorInPlace(error, { secrets: [apiKey] }); }
+ * ```
+ */
+export function redactErrorInPlace<E>(error: E, options: RedactOptions = {}): E {
+  const seen = new Set<unknown>();
+  for (
+    let current: unknown = error;
+    current && typeof current === 'object' && !seen.has(current);
+  ) {
+    seen.add(current);
+    const target = current as Record<string, unknown>;
+    for (const key of Object.getOwnPropertyNames(target)) {
+      if (KEEP_FIELDS.has(key) || key === 'cause') continue;
+      const value = target[key];
+      // Only text and plain JSON-like data are rewritten: class instances (Headers, Response)
+      // stay, since retry logic reads them (Retry-After).
+      const next =
+        typeof value === 'string'
+          ? redactString(value, options)
+          : isPlainData(value)
+            ? redactSecrets(value, options)
+            : value;
+      if (next === value || sameJson(next, value)) continue;
+      try {
+        target[key] = next;
+      } catch {
+        // A read-only field: leave it (its text is not part of the message).
+      }
+    }
+    const link = target.cause ?? (target.error instanceof Error ? target.error : undefined);
+    current = link;
+  }
+  return error;
+}
+
+/** Environment variable names whose values are secrets (`OPENAI_API_KEY`, `X_TOKEN`, ...). */
+const SECRET_ENV = /(?:API_?KEY|TOKEN|SECRET|PASSWORD)$/i;
+
+/**
+ * The values of secret-named environment variables (8 characters or longer), to pass as
+ * {@link RedactOptions.secrets} where text leaves the process (error bodies, the CLI's error line).
+ */
+export function envSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => SECRET_ENV.test(name) && value !== undefined && value.length >= 8)
+    .map(([, value]) => value!);
+}

@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ColloquyError } from '../errors.js';
+import { envSecrets, redactString } from '../redact.js';
 
 function version(): string {
   const url = new URL('../../package.json', import.meta.url);
@@ -143,8 +144,11 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     const prefix = error instanceof ColloquyError ? `error [${error.code}]` : 'error';
-    process.stderr.write(`colloquy: ${prefix}: ${(error as Error)?.message ?? String(error)}\n`);
-    if (process.env.COLLOQUY_DEBUG) process.stderr.write(`${(error as Error)?.stack}\n`);
+    // Secrets never reach the terminal, even from an error a provider echoed them in.
+    const redact = (text: string) => redactString(text, { secrets: envSecrets() });
+    const message = (error as Error)?.message ?? String(error);
+    process.stderr.write(redact(`colloquy: ${prefix}: ${message}\n`));
+    if (process.env.COLLOQUY_DEBUG) process.stderr.write(redact(`${(error as Error)?.stack}\n`));
     process.exitCode = 1;
   }
 }

@@ -18,6 +18,7 @@ import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/ag
 import { ColloquyError } from '../errors.js';
 import { startAttempt } from './attempts.js';
 import type { AttemptReporterOptions } from './attempts.js';
+import { markModelError } from './modelError.js';
 import { attachRetryDecision, classifyModelError } from './retry.js';
 import type { ModelErrorClass } from './retry.js';
 
@@ -144,6 +145,8 @@ export class FallbackModel implements Model {
     emitted: boolean,
   ): Outcome {
     const found: ModelErrorClass = classifyModelError(error, request.signal);
+    // A provider may echo the API key in its error body: redact before anyone reads the error.
+    if (found.kind !== 'abort') markModelError(error, this.#options.secrets ?? []);
     const base = {
       outcome: 'error' as const,
       error: messageOf(error),
@@ -196,12 +199,13 @@ export class FallbackModel implements Model {
   #exhausted(error: unknown, state: CallState): ColloquyError {
     const names = this.members.map((member) => member.profile).join(' -> ');
     const last = this.members[state.member]!;
-    return new ColloquyError(
+    const exhausted = new ColloquyError(
       'MODEL_ERROR',
       `Model profile "${last.profile}" (${last.provider} ${last.model}) failed after ${state.callAttempts} attempt(s) ` +
         `over the chain ${names}: ${messageOf(error)}. Check the provider, raise max_retries, or add a fallback_model_profile.`,
       { cause: error },
     );
+    return markModelError(exhausted, this.#options.secrets ?? []);
   }
 }
 

@@ -8,8 +8,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { accessLog } from './accessLog.js';
 import { bearerAuth } from './auth.js';
 import type { RouteContext } from './context.js';
+import { crossOrigin } from './crossOrigin.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
+import { hostCheck } from './hostCheck.js';
 import { InFlight } from './inflight.js';
+import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
 import { ensembleRoutes } from './routes/ensembles.js';
@@ -30,6 +33,10 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Tracks running requests for graceful shutdown (default: a new one). */
   inflight?: InFlight;
+  /** Host names served besides loopback names; `'*'` serves any Host (default: none). See `hostCheck`. */
+  allowedHosts?: readonly string[];
+  /** Origins browsers may call from (CORS), or `'*'`; without it cross-origin requests get 403. */
+  cors?: string | readonly string[];
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -38,6 +45,8 @@ interface ResolvedAppOptions {
   apiKey: string | undefined;
   maxBodyBytes: number;
   inflight: InFlight;
+  allowedHosts: readonly string[];
+  cors: string | readonly string[] | undefined;
 }
 
 function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
@@ -52,6 +61,8 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
     apiKey: options.apiKey,
     maxBodyBytes,
     inflight: options.inflight ?? new InFlight(),
+    allowedHosts: options.allowedHosts ?? [],
+    cors: options.cors,
   };
 }
 
@@ -91,10 +102,13 @@ export function createApp(options: AppOptions): Hono {
       503,
     );
   });
+  app.use('*', hostCheck({ allowedHosts: resolved.allowedHosts }));
+  app.use('*', crossOrigin({ cors: resolved.cors }));
   app.get('/health', (c) =>
     c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
   );
   if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
+  app.use('*', requireJsonBody());
   app.use(
     '*',
     bodyLimit({

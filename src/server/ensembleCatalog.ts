@@ -54,7 +54,7 @@ export class DirectoryEnsembleCatalog implements EnsembleCatalog {
         'ENSEMBLE_NOT_FOUND',
         `Ensemble "${name}"`,
         [...files.keys()],
-        `Add ${name}.yaml to ${this.dir}, or pick a listed one (GET /ensembles).`,
+        `Add ${name}.yaml to the server's ensembles directory, or pick a listed one (GET /ensembles).`,
       );
     }
     const profileNames = this.#profiles ? (await this.#profiles()).names() : undefined;

@@ -6,6 +6,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { errorInfo, type ErrorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import type { EnsembleEvent } from '../ensembles/events.js';
@@ -18,6 +19,7 @@ import type { ThreadStore } from '../stores/types.js';
 import { ensembleRunExists, readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
 import { HttpError, notFound } from './errors.js';
+import { publicError, publicErrorInfo } from './publicError.js';
 
 /** Where a run is: running here, finished, stopped without finishing (resumable), or failed. */
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
@@ -52,11 +54,21 @@ export interface EnsembleRunsOptions {
   profiles?: () => Promise<ProfileRegistry>;
   /** Makes models of profiles (tests pass scripted ones). */
   createModel?: CreateModel;
+  /**
+   * Finished runs whose events stay in memory for followers (default: the 100 most recent, up to
+   * 32 MiB of events). Older runs are read back from the store (their final event only).
+   */
+  recentRuns?: { max?: number; maxBytes?: number };
 }
+
+/** Defaults of {@link EnsembleRunsOptions.recentRuns}. */
+export const RECENT_RUNS = { max: 100, maxBytes: 32 * 1024 * 1024 } as const;
 
 interface LiveRun {
   summary: RunSummary;
   events: RunEvent[];
+  /** Size of `events` as JSON, in bytes (UTF-16 code units), for the recent-runs bound. */
+  bytes: number;
   controller: AbortController;
   done: Promise<void>;
   wake: () => void;
@@ -68,19 +80,40 @@ export class EnsembleRuns {
   readonly store: ThreadStore;
   readonly catalog: EnsembleCatalog;
   readonly #options: EnsembleRunsOptions;
+  /** Runs running here; moved to {@link #recent} when they end. */
   readonly #live = new Map<string, LiveRun>();
+  /** Finished runs, bounded by count and event bytes (least recently used go first). */
+  readonly #recent: LRUCache<string, LiveRun>;
 
   constructor(options: EnsembleRunsOptions) {
     this.store = options.store;
     this.catalog = options.catalog;
     this.#options = options;
+    const max = options.recentRuns?.max ?? RECENT_RUNS.max;
+    const maxBytes = options.recentRuns?.maxBytes ?? RECENT_RUNS.maxBytes;
+    this.#recent = new LRUCache<string, LiveRun>({
+      max: Math.max(1, max),
+      maxSize: Math.max(1, maxBytes),
+      // A run larger than the whole budget is simply not kept.
+      sizeCalculation: (run) => Math.max(1, run.bytes),
+    });
+  }
+
+  /** Runs (live and recent) whose events are held in memory, and their size. */
+  get retained(): { runs: number; bytes: number } {
+    const runs = [...this.#live.values(), ...this.#recent.values()];
+    return { runs: runs.length, bytes: runs.reduce((sum, run) => sum + run.bytes, 0) };
+  }
+
+  #held(runId: string): LiveRun | undefined {
+    return this.#live.get(runId) ?? this.#recent.get(runId);
   }
 
   /** Starts a new run of the ensemble `name`; resolves once it is checkpointable, with its id. */
   async start(name: string, options: StartRunOptions = {}): Promise<RunSummary> {
     const ensemble = await this.catalog.load(name);
     const runId = options.runId ?? `run_${randomUUID()}`;
-    if (this.#live.has(runId) || (await ensembleRunExists(this.store, runId))) {
+    if (this.#held(runId) || (await ensembleRunExists(this.store, runId))) {
       throw new HttpError(
         409,
         'RUN_EXISTS',
@@ -92,7 +125,7 @@ export class EnsembleRuns {
 
   /** Resumes a run from its last checkpoint; a finished run is answered as is. */
   async resume(runId: string, options: StartRunOptions = {}): Promise<RunSummary> {
-    if (this.#live.get(runId)?.summary.status === 'running') {
+    if (this.#held(runId)?.summary.status === 'running') {
       throw new HttpError(
         409,
         'RUN_ACTIVE',
@@ -121,7 +154,7 @@ export class EnsembleRuns {
 
   /** A run's summary, or null when neither this process nor the store knows it. */
   async state(runId: string): Promise<RunSummary | null> {
-    const live = this.#live.get(runId);
+    const live = this.#held(runId);
     if (live) return structuredClone(live.summary);
     return this.#saved(runId);
   }
@@ -135,7 +168,7 @@ export class EnsembleRuns {
     after = -1,
     signal?: AbortSignal,
   ): AsyncGenerator<[number, RunEvent]> {
-    const live = this.#live.get(runId);
+    const live = this.#held(runId);
     if (!live) {
       const saved = await this.#saved(runId);
       if (saved?.result && after < 0)
@@ -201,6 +234,7 @@ export class EnsembleRuns {
     const run: LiveRun = {
       summary: { runId, ensemble: ensemble.name, status: 'running', turnCount: 0 },
       events: [],
+      bytes: 0,
       controller,
       done: Promise.resolve(),
       wake: () => undefined,
@@ -215,8 +249,12 @@ export class EnsembleRuns {
       rearm();
       waiting();
     };
-    const push = (event: RunEvent) => {
+    const record = (event: RunEvent) => {
       run.events.push(event);
+      run.bytes += JSON.stringify(event).length;
+    };
+    const push = (event: RunEvent) => {
+      record(event);
       if (
         event.type === 'ensemble_started' ||
         event.type === 'turn_recorded' ||
@@ -227,6 +265,7 @@ export class EnsembleRuns {
       wake();
     };
     this.#live.get(runId)?.controller.abort();
+    this.#recent.delete(runId);
     this.#live.set(runId, run);
     const profiles = this.#options.profiles;
     run.done = (async () => {
@@ -243,16 +282,22 @@ export class EnsembleRuns {
           signal: controller.signal,
         });
         if (!run.events.some((event) => event.type === 'ensemble_finished'))
-          run.events.push({ type: 'ensemble_finished', result });
+          record({ type: 'ensemble_finished', result });
         Object.assign(run.summary, { status: 'finished', result, turnCount: result.turn_count });
       } catch (error) {
-        run.events.push({ type: 'error', error: errorInfo(error) });
+        const info = publicErrorInfo(errorInfo(publicError(error)));
+        record({ type: 'error', error: info });
         // An interrupted run (shutdown, cancel) kept its finished turns and can be resumed.
         const interrupted = (error as { code?: unknown }).code === 'ABORTED';
         Object.assign(run.summary, {
           status: interrupted ? 'interrupted' : 'failed',
-          error: errorInfo(error),
+          error: info,
         });
+      }
+      // Ended: followers still find it among the recent runs until it is evicted.
+      if (this.#live.get(runId) === run) {
+        this.#live.delete(runId);
+        this.#recent.set(runId, run);
       }
       wake();
     })();

@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ColloquyError, docsUrl, type ColloquyErrorCode } from '../errors.js';
+import { publicError, publicMessage } from './publicError.js';
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -53,6 +54,9 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_ACTIVE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_FIELD: 400,
+  HOST_NOT_ALLOWED: 403,
+  CROSS_ORIGIN_REFUSED: 403,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   // What the request names exists but cannot be used as it is (a file or definition is invalid).
   INSTRUCTIONS_NOT_FOUND: 422,
   SERIALIZATION_ERROR: 422,
@@ -125,14 +129,23 @@ export function validationError(error: z.ZodError, what = 'request body'): HttpE
   );
 }
 
-/** Maps any thrown value to a status and an {@link ErrorBody}. */
+/**
+ * Maps any thrown value to a status and an {@link ErrorBody}: model-provider failures are 502
+ * `MODEL_ERROR`, and messages never carry secrets or server paths (see `publicError.ts`).
+ */
 export function toErrorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
+  const response = errorResponse(publicError(error));
+  response.body.error.message = publicMessage(response.body.error.message);
+  return response;
+}
+
+function errorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
   if (error instanceof HttpError) {
     const body: ErrorBody = { error: { code: error.code, message: error.message } };
     if (error.path !== undefined) body.error.path = error.path;
     return { status: error.status, body };
   }
-  if (error instanceof z.ZodError) return toErrorResponse(validationError(error));
+  if (error instanceof z.ZodError) return errorResponse(validationError(error));
   if (error instanceof HTTPException) {
     return {
       status: error.status as ContentfulStatusCode,

@@ -37,3 +37,11 @@ export type { ErrorBody, HttpErrorOptions } from './errors.js';
 export { CHAT_ID_HEADER } from './routes/openai.js';
 export { ChatDirectory } from './chats.js';
 export { InFlight } from './inflight.js';
+// Web-page defences and client-safe errors (issue 17).
+export { hostCheck, isAllowedHost } from './hostCheck.js';
+export type { HostCheckOptions } from './hostCheck.js';
+export { crossOrigin } from './crossOrigin.js';
+export type { CrossOriginOptions } from './crossOrigin.js';
+export { requireJsonBody } from './jsonBody.js';
+export type { JsonBodyOptions } from './jsonBody.js';
+export { publicError, publicMessage } from './publicError.js';

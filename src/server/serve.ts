@@ -40,6 +40,13 @@ export interface StartServerOptions {
   gracePeriodMs?: number;
   /** Shut down gracefully on SIGTERM and SIGINT (default true). */
   handleSignals?: boolean;
+  /**
+   * Host names the server answers for besides loopback names and `host` (default: none; `'*'`
+   * any). A server listening on a wildcard address (`0.0.0.0`, `::`) answers any Host unless set.
+   */
+  allowedHosts?: readonly string[];
+  /** Origins browsers may call the server from (CORS), or `'*'` (default: none, cross-origin is refused). */
+  cors?: string | readonly string[];
   /** Where `COLLOQUY_API_KEY` is read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Imports the config's agencies module (default: Node's `import()`; the CLI compiles `.ts`). */
@@ -68,6 +75,7 @@ interface ResolvedServeOptions {
   maxBodyBytes: number | undefined;
   gracePeriodMs: number;
   handleSignals: boolean;
+  allowedHosts: readonly string[];
 }
 
 function resolveServeOptions(options: StartServerOptions): ResolvedServeOptions {
@@ -87,7 +95,15 @@ function resolveServeOptions(options: StartServerOptions): ResolvedServeOptions 
     maxBodyBytes: options.maxBodyBytes,
     gracePeriodMs: options.gracePeriodMs ?? 10_000,
     handleSignals: options.handleSignals ?? true,
+    allowedHosts: listenHosts(options.host ?? '127.0.0.1', options.allowedHosts),
   };
+}
+
+/** The Host names a server on `host` answers for: the configured ones and `host` itself. */
+function listenHosts(host: string, configured: readonly string[] | undefined): readonly string[] {
+  const wildcard = ['0.0.0.0', '::', '[::]', ''].includes(host);
+  if (wildcard) return configured ?? ['*'];
+  return [...(configured ?? []), host];
 }
 
 function listen(app: Hono, port: number, host: string): Promise<{ server: Server; port: number }> {
@@ -134,6 +150,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const app = createApp({
     registry,
     inflight,
+    allowedHosts: resolved.allowedHosts,
+    ...(options.cors !== undefined ? { cors: options.cors } : {}),
     ...(resolved.apiKey !== undefined ? { apiKey: resolved.apiKey } : {}),
     ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
   });

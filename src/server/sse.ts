@@ -6,7 +6,8 @@
  */
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { errorInfo } from '../errors.js';
+import { errorInfo, type ErrorInfo } from '../errors.js';
+import { publicError, publicErrorInfo } from './publicError.js';
 import type { InFlight } from './inflight.js';
 
 /** Options of {@link streamEvents} and {@link streamWithAbort}. */
@@ -84,10 +85,13 @@ export function streamEvents<E extends { type: string }>(
     async (stream, signal) => {
       let seq = 0;
       let last = '';
-      const send = async (id: number, event: { type: string }) => {
+      const send = async (id: number, event: { type: string; error?: unknown }) => {
         seq = id + 1;
         last = event.type;
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: String(id) });
+        const info = event.error as ErrorInfo | undefined;
+        const safe =
+          typeof info?.message === 'string' ? { ...event, error: publicErrorInfo(info) } : event;
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(safe), id: String(id) });
       };
       try {
         for await (const entry of untilAborted(produce(signal), signal)) {
@@ -97,7 +101,7 @@ export function streamEvents<E extends { type: string }>(
         }
       } catch (error) {
         if (last !== 'error' && !signal.aborted)
-          await send(seq, { type: 'error', error: errorInfo(error) } as { type: string });
+          await send(seq, { type: 'error', error: errorInfo(publicError(error)) });
       }
     },
     options,

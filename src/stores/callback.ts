@@ -8,6 +8,7 @@ import { ColloquyError, ConfigError, SerializationError, StoreError } from '../e
 import type { ThreadItem } from './item.js';
 import { CheckpointBook } from './checkpointBook.js';
 import { jsonCopy } from './common.js';
+import { checkIds } from './ids.js';
 import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
 
@@ -146,10 +147,12 @@ export class CallbackStore extends WholeThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds('putCheckpoint', checkpoint.checkpointId, checkpoint.chatId);
     this.#checkpoints.put(checkpoint);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     return this.#checkpoints.list(chatId);
   }
 

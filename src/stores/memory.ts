@@ -23,6 +23,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** Items appended on top of the first `base` visible items of `parent`. */
 interface Segment {
@@ -59,11 +60,13 @@ export class MemoryStore implements ThreadStore {
   readonly #checkpoints = new CheckpointBook();
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     const state = this.#threads.get(threadId);
     return state ? this.#record(state) : null;
   }
 
   async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     const state = this.#threads.get(threadId);
     const { start, end } = resolveRange(threadId, state ? version(state) : 0, range);
     if (!state || start >= end) return [];
@@ -81,6 +84,7 @@ export class MemoryStore implements ThreadStore {
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const state = this.#threads.get(threadId);
     const current = state ? version(state) : 0;
     if (current !== options.expectedVersion)
@@ -97,12 +101,14 @@ export class MemoryStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const state = this.#threads.get(threadId) ?? this.#create(threadId, chatId ?? null, {});
     state.record.metadata = jsonCopy(metadata);
     state.record.updatedAt = new Date().toISOString();
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     const ids = [...this.#threads.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return ids
       .map((id) => this.#threads.get(id)!)
@@ -111,6 +117,7 @@ export class MemoryStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     const source = this.#threads.get(sourceId);
     if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
     const upTo = options.upTo ?? version(source);
@@ -123,6 +130,7 @@ export class MemoryStore implements ThreadStore {
   }
 
   async reset(threadId: string, target: number): Promise<string | null> {
+    checkIds('reset', threadId);
     const state = this.#threads.get(threadId);
     if (!state) throw threadNotFound(`reset("${threadId}")`, threadId);
     const current = version(state);
@@ -138,18 +146,27 @@ export class MemoryStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     this.#threads.delete(threadId);
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds(
+      'putCheckpoint',
+      checkpoint.checkpointId,
+      checkpoint.chatId,
+      ...Object.keys(checkpoint.threads ?? {}),
+    );
     this.#checkpoints.put(checkpoint);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     return this.#checkpoints.list(chatId);
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     return this.#checkpoints.get(checkpointId);
   }
 

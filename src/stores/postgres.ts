@@ -34,6 +34,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** Options of {@link PostgresStore}. Every field is optional. */
 export interface PostgresStoreOptions {
@@ -110,11 +111,13 @@ export class PostgresStore implements ThreadStore {
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     const { rows } = await this.#query('getThread', this.#sql.getThread, [threadId]);
     return rows[0] ? threadFromRow(rows[0] as ThreadRow) : null;
   }
 
   async readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     resolveRange(threadId, 0, range); // validates the range (throws ConfigError); the query applies it
     const params = [threadId, range.from ?? 0, range.limit ?? null, range.newest ?? null];
     const { rows } = await this.#query('readItems', this.#sql.readItems, params);
@@ -122,6 +125,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const expected = options.expectedVersion;
     const serialized = items.map((i) => JSON.stringify(i));
     const sql = this.#sql;
@@ -158,6 +162,7 @@ export class PostgresStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const json = JSON.stringify(metadata);
     await this.#transaction('setMetadata', async (db) => {
       const at = now();
@@ -167,6 +172,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     const { rows } = await this.#query('listThreads', this.#sql.listThreads, [
       filter.chatId ?? null,
     ]);
@@ -174,6 +180,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     const sql = this.#sql;
     return this.#transaction('fork', async (db) => {
       // FOR SHARE keeps the source's head segment in place (no reset or delete) until commit.
@@ -203,6 +210,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
+    checkIds('reset', threadId);
     const sql = this.#sql;
     return this.#transaction('reset', async (db) => {
       const thread = (await db.query(sql.lockForUpdate, [threadId])).rows[0] as
@@ -231,6 +239,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     const sql = this.#sql;
     await this.#transaction('deleteThread', async (db) => {
       const { rows } = await db.query(sql.deleteThread, [threadId]);
@@ -250,12 +259,19 @@ export class PostgresStore implements ThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds(
+      'putCheckpoint',
+      checkpoint.checkpointId,
+      checkpoint.chatId,
+      ...Object.keys(checkpoint.threads ?? {}),
+    );
     const params = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
     const result = await this.#query('putCheckpoint', this.#sql.putCheckpoint, params);
     if (result.rowCount === 0) throw checkpointExists(checkpoint.checkpointId);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     const { rows } = await this.#query('listCheckpoints', this.#sql.listCheckpoints, [chatId]);
     const all = rows.map((r: { body: string }) => JSON.parse(r.body) as Checkpoint);
     // Rows come in put order; the stable sort keeps that order for equal timestamps.
@@ -263,6 +279,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     const { rows } = await this.#query('getCheckpoint', this.#sql.getCheckpoint, [checkpointId]);
     return rows[0] ? (JSON.parse((rows[0] as { body: string }).body) as Checkpoint) : null;
   }

@@ -27,6 +27,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** Options of {@link RedisStore}. Every field is optional. */
 export interface RedisStoreOptions {
@@ -147,10 +148,12 @@ export class RedisStore implements ThreadStore {
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     return toRecord(await this.#run(scripts.get, 'getThread', [threadId]));
   }
 
   async readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     resolveRange(threadId, 0, range); // validates the range (throws ConfigError); the script applies it
     const args = [
       threadId,
@@ -163,6 +166,7 @@ export class RedisStore implements ThreadStore {
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const serialized = items.map((i) => JSON.stringify(i));
     const args = [
       threadId,
@@ -186,11 +190,13 @@ export class RedisStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const args = [threadId, JSON.stringify(metadata), now(), ...chatArgs(chatId), randomUUID()];
     await this.#run(scripts.setMetadata, 'setMetadata', args);
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     const reply = (await this.#run(scripts.list, 'listThreads', [
       filter.chatId ?? '',
       filter.chatId === undefined ? '0' : '1',
@@ -199,6 +205,7 @@ export class RedisStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     const upTo =
       options.upTo === undefined
         ? ''
@@ -239,6 +246,7 @@ export class RedisStore implements ThreadStore {
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
+    checkIds('reset', threadId);
     const target = Number.isInteger(version) ? String(version) : '-1';
     const args = [threadId, target, archiveThreadId(threadId), now(), randomUUID()];
     const result = this.#json(await this.#run(scripts.reset, 'reset', args)) as {
@@ -257,16 +265,24 @@ export class RedisStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     await this.#run(scripts.delete, 'deleteThread', [threadId]);
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds(
+      'putCheckpoint',
+      checkpoint.checkpointId,
+      checkpoint.chatId,
+      ...Object.keys(checkpoint.threads ?? {}),
+    );
     const args = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
     if (Number(await this.#run(scripts.putCheckpoint, 'putCheckpoint', args)) !== 1)
       throw checkpointExists(checkpoint.checkpointId);
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     const reply = (await this.#run(scripts.listCheckpoints, 'listCheckpoints', [
       chatId,
     ])) as string[];
@@ -276,6 +292,7 @@ export class RedisStore implements ThreadStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     const reply = await this.#run(scripts.getCheckpoint, 'getCheckpoint', [checkpointId]);
     return reply === null || reply === undefined ? null : (JSON.parse(String(reply)) as Checkpoint);
   }

@@ -36,6 +36,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** Options of {@link SqliteStore}. */
 export interface SqliteStoreOptions {
@@ -101,6 +102,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     return this.#run('getThread', () => {
       const loaded = this.#load(threadId);
       return loaded ? toRecord(loaded) : null;
@@ -108,6 +110,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     return this.#run('readItems', () =>
       this.#db.transaction(() => {
         const loaded = this.#load(threadId);
@@ -140,6 +143,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const bodies = items.map((item) => serializeItem(threadId, item));
     const v = options.expectedVersion;
     return this.#run('append', () => {
@@ -186,6 +190,7 @@ export class SqliteStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const json = JSON.stringify(metadata);
     this.#run('setMetadata', () =>
       this.#db
@@ -199,6 +204,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     return this.#run('listThreads', () =>
       this.#db.transaction(() => {
         const rows =
@@ -211,6 +217,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
     return this.#run('fork', () =>
       this.#db
@@ -245,6 +252,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
+    checkIds('reset', threadId);
     return this.#run('reset', () =>
       this.#db
         .transaction(() => {
@@ -277,6 +285,7 @@ export class SqliteStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     this.#run('deleteThread', () =>
       this.#db
         .transaction(() => {
@@ -290,6 +299,12 @@ export class SqliteStore implements ThreadStore {
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    checkIds(
+      'putCheckpoint',
+      checkpoint.checkpointId,
+      checkpoint.chatId,
+      ...Object.keys(checkpoint.threads ?? {}),
+    );
     const ms = checkpointTime(checkpoint);
     const body = JSON.stringify(checkpoint);
     this.#run('putCheckpoint', () =>
@@ -304,12 +319,14 @@ export class SqliteStore implements ThreadStore {
   }
 
   async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    checkIds('listCheckpoints', chatId);
     return this.#run('listCheckpoints', () =>
       this.#sql.checkpointsByChat.all(chatId).map((r) => JSON.parse(r.body) as Checkpoint),
     );
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     return this.#run('getCheckpoint', () => {
       const row = this.#sql.checkpoint.get(checkpointId);
       return row ? (JSON.parse(row.body) as Checkpoint) : null;

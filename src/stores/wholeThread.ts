@@ -24,6 +24,7 @@ import type {
   ThreadRecord,
   ThreadStore,
 } from './types.js';
+import { checkIds } from './ids.js';
 
 /** The record part of a serialized thread. */
 export function recordOf(thread: SerializedThread): ThreadRecord {
@@ -50,17 +51,20 @@ export abstract class WholeThreadStore implements ThreadStore {
   abstract close(): Promise<void>;
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
+    checkIds('getThread', threadId);
     const thread = await this.loadThread(threadId);
     return thread ? recordOf(thread) : null;
   }
 
   async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
+    checkIds('readItems', threadId);
     const thread = await this.loadThread(threadId);
     const { start, end } = resolveRange(threadId, thread?.version ?? 0, range);
     return thread ? jsonCopy(thread.items.slice(start, end)) : [];
   }
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    checkIds('append', threadId, options.chatId);
     const copies = items.map((item) => JSON.parse(serializeItem(threadId, item)) as ThreadItem);
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
@@ -68,7 +72,7 @@ export abstract class WholeThreadStore implements ThreadStore {
       if (current !== options.expectedVersion)
         throw new ConflictError(threadId, options.expectedVersion, current);
       if (copies.length === 0) return current;
-      const next = thread ?? this.#blank(threadId, options.chatId ?? null, {});
+      const next = thread ?? this.blankThread(threadId, options.chatId ?? null, {});
       next.items.push(...copies);
       next.version = next.items.length;
       next.updatedAt = new Date().toISOString();
@@ -82,9 +86,11 @@ export abstract class WholeThreadStore implements ThreadStore {
     metadata: Record<string, unknown>,
     chatId?: string | null,
   ): Promise<void> {
+    checkIds('setMetadata', threadId, chatId);
     const copy = jsonCopy(metadata);
     await this.withLock(threadId, async () => {
-      const thread = (await this.loadThread(threadId)) ?? this.#blank(threadId, chatId ?? null, {});
+      const thread =
+        (await this.loadThread(threadId)) ?? this.blankThread(threadId, chatId ?? null, {});
       thread.metadata = copy;
       thread.updatedAt = new Date().toISOString();
       await this.saveThread(thread);
@@ -92,6 +98,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
+    checkIds('listThreads', filter.chatId);
     const all = await this.loadAllThreads();
     return all
       .filter((t) => filter.chatId === undefined || t.chatId === filter.chatId)
@@ -100,6 +107,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
+    checkIds('fork', sourceId, targetId, options.chatId);
     return this.withLock(targetId, async () => {
       const source = await this.loadThread(sourceId);
       if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
@@ -112,7 +120,7 @@ export abstract class WholeThreadStore implements ThreadStore {
         (await this.loadThread(targetId)) !== null,
       );
       const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
-      const target = this.#blank(targetId, chatId, options.metadata ?? source.metadata);
+      const target = this.blankThread(targetId, chatId, options.metadata ?? source.metadata);
       target.items = source.items.slice(0, upTo);
       target.version = upTo;
       target.forkedFrom = { threadId: sourceId, version: upTo };
@@ -122,12 +130,13 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async reset(threadId: string, version: number): Promise<string | null> {
+    checkIds('reset', threadId);
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
       if (!thread) throw threadNotFound(`reset("${threadId}")`, threadId);
       checkReset(threadId, version, thread.version);
       if (version === thread.version) return null;
-      const archive = this.#blank(archiveThreadId(threadId), thread.chatId, thread.metadata);
+      const archive = this.blankThread(archiveThreadId(threadId), thread.chatId, thread.metadata);
       archive.items = thread.items;
       archive.version = thread.version;
       archive.forkedFrom = { threadId, version: thread.version };
@@ -144,6 +153,7 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   async deleteThread(threadId: string): Promise<void> {
+    checkIds('deleteThread', threadId);
     await this.withLock(threadId, () => this.removeThread(threadId));
   }
 
@@ -163,7 +173,8 @@ export abstract class WholeThreadStore implements ThreadStore {
     }
   }
 
-  #blank(
+  /** A new, empty thread. */
+  protected blankThread(
     threadId: string,
     chatId: string | null,
     metadata: Record<string, unknown>,

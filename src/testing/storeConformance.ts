@@ -19,6 +19,7 @@ import type { ThreadStore } from '../stores/types.js';
 import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
+import { idTests } from './conformance/ids.js';
 import { leaseTests } from './conformance/leases.js';
 import { readTests } from './conformance/read.js';
 import { sessionTests } from './conformance/session.js';
@@ -77,6 +78,7 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     forkTests(store);
     checkpointTests(store);
     sessionTests(store);
+    idTests(store);
     leaseTests(store);
   });
 }

@@ -22,9 +22,13 @@ export function escapePart(part: string): string {
   return escaped;
 }
 
-/** Reverses {@link escapePart}. */
-export function unescapePart(part: string): string {
-  return decodeURIComponent(part);
+/** Reverses {@link escapePart}; null when `part` is not an escaped part (e.g. a stray `%`). */
+export function unescapePart(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -43,9 +47,7 @@ export function parseThreadId(
 ): { chatId: string; participants: [string, string | null] } | null {
   const parts = threadId.split(SEPARATOR);
   if (parts.length !== 3) return null;
-  const [chat, a, b] = parts as [string, string, string];
-  return {
-    chatId: unescapePart(chat),
-    participants: [unescapePart(a), b === USER ? null : unescapePart(b)],
-  };
+  const [chatId, first, second] = (parts as [string, string, string]).map(unescapePart);
+  if (chatId == null || first == null || second == null) return null;
+  return { chatId, participants: [first, parts[2] === USER ? null : second] };
 }

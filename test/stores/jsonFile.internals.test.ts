@@ -26,19 +26,22 @@ describe('encodeFileName', () => {
 });
 
 describe('JsonFileStore files', () => {
-  it('writes one readable file per thread and ignores leftover temp files', async () => {
+  it('writes one JSON Lines file per thread and ignores leftover temp files', async () => {
     const dir = tmp();
     const store = new JsonFileStore({ dir });
     await store.append('Chat/1', [{ id: 'a', item: { role: 'user', content: 'hi' } }], {
       expectedVersion: 0,
     });
-    const file = path.join(dir, 'threads', encodeFileName('Chat/1'));
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
-      schemaVersion: 1,
-      threadId: 'Chat/1',
-      version: 1,
-    });
+    const file = path.join(dir, 'threads', `${encodeFileName('Chat/1')}l`);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ op: 'thread', schemaVersion: 2, threadId: 'Chat/1' });
+    expect(lines[1]).toMatchObject({ op: 'append', items: [{ id: 'a' }] });
     fs.writeFileSync(`${file}.123abc`, '{"half": ');
+    fs.writeFileSync(path.join(dir, 'threads', `.${encodeFileName('Chat/1')}l.0a1b.tmp`), '{"op"');
     expect((await store.listThreads()).map((t) => t.threadId)).toEqual(['Chat/1']);
   });
 

@@ -13,6 +13,12 @@ interface ServeFlags {
   apiKey?: string;
   demo: boolean;
   grace: string;
+  allowedHost: string[];
+  cors: string[];
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function wholeNumber(value: string, flag: string): number {
@@ -38,6 +44,18 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--no-demo', 'do not serve the demo agency when the config names no agencies')
     .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
+    .option(
+      '--allowed-host <name>',
+      'also answer for this Host name (repeatable; "*" for any)',
+      collect,
+      [],
+    )
+    .option(
+      '--cors <origin>',
+      'let browser pages on this origin call the server (repeatable; "*" for any)',
+      collect,
+      [],
+    )
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../../server/serve.js');
       const { loadAgencyModule } = await import('../loadModule.js');
@@ -57,6 +75,8 @@ export function registerServeCommand(program: Command): void {
               ],
             }
           : {}),
+        ...(flags.allowedHost.length > 0 ? { allowedHosts: flags.allowedHost } : {}),
+        ...(flags.cors.length > 0 ? { cors: flags.cors } : {}),
         onShutdown: (phase, { signal }) => {
           process.stderr.write(
             phase === 'started'

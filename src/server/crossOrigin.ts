@@ -1,0 +1,82 @@
+/**
+ * Cross-origin policy: without CORS configured, a request a browser marks as coming from another
+ * origin (`Origin` other than the server's own, or `Sec-Fetch-Site: cross-site`) is refused with
+ * 403, so web pages cannot drive the server. With `cors` set, the listed origins get CORS headers
+ * and preflight answers (Hono's `cors` middleware); other origins are still refused.
+ * @module
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import type { ErrorBody } from './errors.js';
+
+/** Options of {@link crossOrigin}. */
+export interface CrossOriginOptions {
+  /** Origins allowed to call the server from a browser (e.g. `https://app.example`), or `'*'`. Default: none. */
+  cors?: string | readonly string[];
+}
+
+/** `scheme://host[:port]` of an origin string, normalised; null when it is not one. */
+export function normalizeOrigin(origin: string): string | null {
+  if (origin === '*') return '*';
+  try {
+    const url = new URL(origin);
+    return url.origin === 'null' ? null : url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The origins of a `cors` option, normalised; throws `TypeError` naming a malformed one. */
+export function corsOrigins(option: CrossOriginOptions['cors']): string[] {
+  const list = option === undefined ? [] : typeof option === 'string' ? [option] : [...option];
+  return list.map((entry) => {
+    const origin = normalizeOrigin(entry.trim());
+    if (origin === null) {
+      throw new TypeError(
+        `cors: "${entry}" is not an origin. Pass scheme://host[:port] (e.g. https://app.example or http://localhost:5173), or "*".`,
+      );
+    }
+    return origin;
+  });
+}
+
+function refuse(c: Context, origin: string, configured: boolean): Response {
+  const hint = configured
+    ? 'Add it to --cors (the cors option) if this page should reach the server.'
+    : 'Start the server with --cors ORIGIN (the cors option) to let that page call it.';
+  return c.json<ErrorBody>(
+    {
+      error: {
+        code: 'CROSS_ORIGIN_REFUSED',
+        message: `Requests from origin ${JSON.stringify(origin.slice(0, 100))} are not allowed. ${hint}`,
+      },
+    },
+    403,
+  );
+}
+
+/** Middleware enforcing the cross-origin policy above. */
+export function crossOrigin(options: CrossOriginOptions = {}): MiddlewareHandler {
+  const allowed = corsOrigins(options.cors);
+  const any = allowed.includes('*');
+  const withCors = cors({
+    origin: any ? '*' : allowed,
+    allowHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    maxAge: 600,
+  });
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const own = new URL(c.req.url).origin;
+    const fetchSite = c.req.header('sec-fetch-site');
+    if (origin === undefined) {
+      // Browsers send Origin on cross-origin requests; Sec-Fetch-Site covers the rest.
+      if (fetchSite === 'cross-site' && !any) return refuse(c, 'cross-site', allowed.length > 0);
+      return next();
+    }
+    const normalized = normalizeOrigin(origin) ?? origin;
+    if (normalized === own) return next();
+    if (!any && !allowed.includes(normalized)) return refuse(c, origin, allowed.length > 0);
+    return withCors(c, next);
+  };
+}

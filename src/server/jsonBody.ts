@@ -1,0 +1,49 @@
+/**
+ * Request bodies must say they are JSON (`application/json` or `application/*+json`), or
+ * `multipart/form-data` on upload routes; anything else is refused with 415. Browsers send
+ * `text/plain` and form types cross-site without a CORS preflight, so accepting them would let a
+ * web page run agencies.
+ * @module
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { ErrorBody } from './errors.js';
+
+/** Options of {@link requireJsonBody}. */
+export interface JsonBodyOptions {
+  /** Paths whose routes take `multipart/form-data` uploads (default: none). */
+  multipartPaths?: readonly RegExp[];
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/** The media type of a `Content-Type` header, lowercased, without parameters. */
+export function mediaType(header: string): string {
+  return header.split(';')[0]!.trim().toLowerCase();
+}
+
+/** Middleware answering 415 `UNSUPPORTED_MEDIA_TYPE` to bodies that are not declared JSON. */
+export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
+  const multipart = options.multipartPaths ?? [];
+  return async (c, next) => {
+    const header = c.req.header('content-type');
+    const length = c.req.header('content-length');
+    const hasBody =
+      header !== undefined ||
+      (length !== undefined ? Number(length) > 0 : c.req.header('transfer-encoding') !== undefined);
+    if (!hasBody || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const type = mediaType(header ?? '');
+    if (JSON_TYPE.test(type)) return next();
+    if (type === 'multipart/form-data' && multipart.some((p) => p.test(c.req.path))) return next();
+    return c.json<ErrorBody>(
+      {
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message:
+            `The request body has content-type ${JSON.stringify(header ?? '(none)')}, but this route takes JSON. ` +
+            'Send the body with "content-type: application/json".',
+        },
+      },
+      415,
+    );
+  };
+}
