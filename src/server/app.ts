@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bearerAuth } from './auth.js';
 import type { RouteContext } from './context.js';
+import { inProcessExecutor, type Executor } from './executor.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
 import { InFlight } from './inflight.js';
 import type { ServerRegistry } from './registry.js';
@@ -28,6 +29,8 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Tracks running requests for graceful shutdown (default: a new one). */
   inflight?: InFlight;
+  /** Where agency calls and ensemble runs run (default: {@link inProcessExecutor} of `registry`). */
+  executor?: Executor;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -36,6 +39,7 @@ interface ResolvedAppOptions {
   apiKey: string | undefined;
   maxBodyBytes: number;
   inflight: InFlight;
+  executor: Executor;
 }
 
 function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
@@ -50,6 +54,7 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
     apiKey: options.apiKey,
     maxBodyBytes,
     inflight: options.inflight ?? new InFlight(),
+    executor: options.executor ?? inProcessExecutor(options.registry),
   };
 }
 
@@ -70,7 +75,11 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const resolved = resolveAppOptions(options);
-  const context: RouteContext = { registry: resolved.registry, inflight: resolved.inflight };
+  const context: RouteContext = {
+    registry: resolved.registry,
+    inflight: resolved.inflight,
+    executor: resolved.executor,
+  };
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);

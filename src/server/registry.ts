@@ -179,10 +179,29 @@ export function resolveAgencyModule(spec: string, baseDir: string): string {
 }
 
 /**
- * Imports an agencies module and returns its Agency exports by served name: the agency's `name`,
- * or the export's name for a named export of an agency left with the default name `agency`.
+ * What an agencies module may export as `createAgencies`: builds its agencies on the store the
+ * process was given, so that servers and workers started with the same `--store` share threads.
  */
-export async function importAgencies(file: string): Promise<Map<string, Agency>> {
+export type AgencyFactory = (options: {
+  store: ThreadStore;
+}) => Agency[] | Record<string, Agency> | Promise<Agency[] | Record<string, Agency>>;
+
+/** Options of {@link importAgencies}. */
+export interface ImportAgenciesOptions {
+  /** The store passed to the module's `createAgencies` factory (a module without one ignores it). */
+  store?: ThreadStore;
+}
+
+/**
+ * Imports an agencies module and returns its Agency exports by served name: the agency's `name`,
+ * or the export's name for a named export of an agency left with the default name `agency`. A
+ * module that exports a `createAgencies` {@link AgencyFactory} gets `options.store` and serves
+ * the agencies it returns.
+ */
+export async function importAgencies(
+  file: string,
+  options: ImportAgenciesOptions = {},
+): Promise<Map<string, Agency>> {
   let module: Record<string, unknown>;
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
@@ -192,6 +211,12 @@ export async function importAgencies(file: string): Promise<Map<string, Agency>>
         'Fix the module (a .ts file needs the CLI from a source checkout, or compile it to .js).',
       { cause: error },
     );
+  }
+  if (typeof module.createAgencies === 'function' && options.store) {
+    // A factory builds the agencies on the store the server or worker was given (`--store`).
+    const made = (await (module.createAgencies as AgencyFactory)({ store: options.store })) as
+      Agency[] | Record<string, Agency>;
+    module = Array.isArray(made) ? Object.fromEntries(made.map((a, i) => [`agency${i}`, a])) : made;
   }
   const found = new Map<string, Agency>();
   const seen = new Set<Agency>();
@@ -221,10 +246,10 @@ export async function importAgencies(file: string): Promise<Map<string, Agency>>
 export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<ServerRegistry> {
   const config =
     typeof options.config === 'object' ? options.config : await readConfig(options.config);
-  const agencies = config.agencies
-    ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir))
-    : new Map();
   const store = options.store ?? (await openStore(config.store));
+  const agencies = config.agencies
+    ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir), { store })
+    : new Map();
   let profiles: Promise<ProfileRegistry> | undefined;
   return createRegistry({
     agencies: Object.fromEntries(agencies),

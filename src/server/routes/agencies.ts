@@ -66,7 +66,7 @@ function callOptions(
 /** `/agencies` routes. */
 export function agencyRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { registry, inflight } = context;
+  const { registry, inflight, executor } = context;
 
   app.get('/', (c) =>
     c.json({
@@ -89,7 +89,7 @@ export function agencyRoutes(context: RouteContext): Hono {
     const chatId = body.chatId ?? newChatId();
     const options = callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
-    return c.json(await inflight.track(agency.getResponse(body.message, options)));
+    return c.json(await inflight.track(executor.calls.getResponse(name, body.message, options)));
   });
 
   app.post('/:name/responses/stream', async (c) => {
@@ -102,7 +102,12 @@ export function agencyRoutes(context: RouteContext): Hono {
     c.header('x-colloquy-chat-id', chatId);
     return streamEvents(
       c,
-      (signal) => agency.getResponseStream(body.message, callOptions(agency, body, chatId, signal)),
+      (signal) =>
+        executor.calls.getResponseStream(
+          name,
+          body.message,
+          callOptions(agency, body, chatId, signal),
+        ),
       { inflight },
     );
   });
