@@ -23,6 +23,7 @@ export type ColloquyErrorCode =
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
   | 'CHECKPOINT_STALE'
+  | 'LEASE_BUSY'
   | 'QUEUE_UNAVAILABLE';
 
 /** Options shared by every Colloquy error. */
