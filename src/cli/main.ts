@@ -10,6 +10,7 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerEnsembleCommands } from './commands/ensembles.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerThreadsCommands } from './commands/threads.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 function version(): string {
   const url = new URL('../../package.json', import.meta.url);
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerThreadsCommands(program);
   registerEnsembleCommands(program);
   registerServeCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 

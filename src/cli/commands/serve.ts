@@ -13,6 +13,8 @@ interface ServeFlags {
   apiKey?: string;
   demo: boolean;
   grace: string;
+  queue?: string;
+  store?: string;
 }
 
 function wholeNumber(value: string, flag: string): number {
@@ -20,6 +22,36 @@ function wholeNumber(value: string, flag: string): number {
   if (!Number.isInteger(parsed) || parsed < 0)
     throw new ConfigError(`${flag} "${value}" is not a whole number. Pass e.g. ${flag} 8787.`);
   return parsed;
+}
+
+/** With `--queue`: the registry on the shared store, and the executor that queues work. */
+async function queuedSetup(flags: ServeFlags) {
+  if (flags.queue === undefined) {
+    if (flags.store !== undefined)
+      throw new ConfigError('--store is for a queued server: pass --queue redis://... with it.');
+    return undefined;
+  }
+  if (flags.store === undefined) {
+    throw new ConfigError(
+      '--queue needs --store: the servers and workers share one store, e.g. --store postgres://USER@HOST:PORT/DB.',
+    );
+  }
+  const { queuedRegistry } = await import('./worker.js');
+  const { queuedExecutor } = await import('../../queue/queuedExecutor.js');
+  const { registry, store } = await queuedRegistry({
+    store: flags.store,
+    demo: flags.demo,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+  });
+  const executor = queuedExecutor(registry, { queue: flags.queue });
+  return {
+    registry,
+    executor,
+    close: async () => {
+      await registry.close();
+      await store.close();
+    },
+  };
 }
 
 /** Registers `colloquy serve`. */
@@ -38,8 +70,15 @@ export function registerServeCommand(program: Command): void {
     )
     .option('--no-demo', 'do not serve the demo agency')
     .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
+    .option(
+      '--queue <url>',
+      'queue calls and runs on this Redis for workers (see docs/scale-out.md)',
+    )
+    .option('--store <url>', 'the shared store of a queued server: postgres://... or redis://...')
     .action(async (flags: ServeFlags) => {
+      const queued = await queuedSetup(flags);
       const server = await startServer({
+        ...(queued ? { registry: queued.registry, executor: queued.executor } : {}),
         port: wholeNumber(flags.port, '--port'),
         host: flags.host,
         gracePeriodMs: wholeNumber(flags.grace, '--grace'),
@@ -47,6 +86,7 @@ export function registerServeCommand(program: Command): void {
         ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
         demo: flags.demo,
         onShutdown: (phase, { signal }) => {
+          if (phase === 'finished' && queued) void queued.close();
           process.stderr.write(
             phase === 'started'
               ? `colloquy: ${signal ?? 'shutdown'}: finishing running requests, then closing stores...\n`
@@ -60,6 +100,7 @@ export function registerServeCommand(program: Command): void {
         `Colloquy server listening on ${server.url}`,
         `  agencies:  ${agencies.join(', ') || '(none)'}`,
         `  ensembles: ${ensembles.join(', ') || '(none)'}`,
+        ...(flags.queue ? [`  queue:     ${flags.queue} (calls and runs run on workers)`] : []),
         `  auth:      ${process.env.COLLOQUY_API_KEY || flags.apiKey ? 'bearer token required' : 'none (loopback only)'}`,
         `  try:       curl -N -X POST ${server.url}/agencies/${agencies[0] ?? 'NAME'}/responses/stream -H 'content-type: application/json' -d '{"message":"hi"}'`,
       ];
