@@ -170,11 +170,19 @@ export class QueueClient {
 
   /** Backstop for a missed last event: reads the job and ends the stream from its outcome. */
   async #check(callId: string, messages: Pushable<CallMessage>): Promise<void> {
-    const job = await Job.fromId(this.queue, callId).catch(() => null);
-    if (job === null) return; // Redis unreachable: try again on the next tick
-    const state = job ? await job.getState().catch(() => 'unknown') : 'unknown';
+    try {
+      await this.#checkNow(callId, messages);
+    } catch {
+      // Redis unreachable or the job changed while read: try again on the next tick.
+    }
+  }
+
+  async #checkNow(callId: string, messages: Pushable<CallMessage>): Promise<void> {
+    const state = await this.queue.getJobState(callId);
+    const job = state === 'unknown' ? undefined : await Job.fromId(this.queue, callId);
     if (state === 'completed') {
-      const outcome = job!.returnvalue as CallOutcome;
+      const outcome = job?.returnvalue as CallOutcome | null | undefined;
+      if (!outcome) return; // read between the state change and the result: next tick
       messages.push({
         attempt: 0,
         event: outcome.ok

@@ -14,6 +14,7 @@ interface ServeFlags {
   demo: boolean;
   grace: string;
   queue?: string;
+  queuePrefix: string;
   store?: string;
 }
 
@@ -43,7 +44,7 @@ async function queuedSetup(flags: ServeFlags) {
     demo: flags.demo,
     ...(flags.config !== undefined ? { config: flags.config } : {}),
   });
-  const executor = queuedExecutor(registry, { queue: flags.queue });
+  const executor = queuedExecutor(registry, { queue: flags.queue, prefix: flags.queuePrefix });
   return {
     registry,
     executor,
@@ -75,6 +76,7 @@ export function registerServeCommand(program: Command): void {
       'queue calls and runs on this Redis for workers (see docs/scale-out.md)',
     )
     .option('--store <url>', 'the shared store of a queued server: postgres://... or redis://...')
+    .option('--queue-prefix <prefix>', 'prefix of the queue keys (workers must use the same)', 'colloquy')
     .action(async (flags: ServeFlags) => {
       const queued = await queuedSetup(flags);
       const server = await startServer({

@@ -20,7 +20,7 @@ interface WorkerFlags {
   demo: boolean;
   grace: string;
   lockDuration: string;
-  prefix: string;
+  queuePrefix: string;
 }
 
 /** A whole number ≥ `min` from a flag, or a ConfigError naming the flag. */
@@ -81,7 +81,7 @@ export function registerWorkerCommand(program: Command): void {
       '10000',
     )
     .option('--lock-duration <ms>', "how soon a dead worker's jobs are retried, in ms", '10000')
-    .option('--prefix <prefix>', 'prefix of the queue keys (servers must use the same)', 'colloquy')
+    .option('--queue-prefix <prefix>', 'prefix of the queue keys (servers must use the same)', 'colloquy')
     .action(async (module: string | undefined, flags: WorkerFlags) => {
       const concurrency = wholeFlag(flags.concurrency, '--concurrency', 1);
       const graceMs = wholeFlag(flags.grace, '--grace');
@@ -96,7 +96,7 @@ export function registerWorkerCommand(program: Command): void {
       let profiles: ReturnType<typeof loadProjectProfiles> | undefined;
       const worker = createWorker({
         queue: flags.queue,
-        prefix: flags.prefix,
+        prefix: flags.queuePrefix,
         registry,
         concurrency,
         lockDurationMs,
