@@ -88,7 +88,9 @@ export class QueuedRuns implements RunExecutor {
   }
 
   async state(runId: string): Promise<RunSummary | null> {
-    const [saved, job] = await Promise.all([this.#saved(runId), this.#job(runId)]);
+    // The job first: once it is no longer running, the store already holds its last checkpoint.
+    const job = await this.#job(runId);
+    const saved = await this.#saved(runId);
     if (job?.running) {
       return saved
         ? { ...saved, status: 'running' }
@@ -176,9 +178,10 @@ export class QueuedRuns implements RunExecutor {
   ): Promise<{ running: boolean; outcome?: RunOutcome; ensemble?: string } | null> {
     const jobId = await this.#client.redis.get(this.#client.connection.keys.runJob(runId));
     if (!jobId) return null;
+    // The state first: a job read before it finished would have no result yet.
+    const state = await this.#client.queue.getJobState(jobId);
     const job = await Job.fromId(this.#client.queue, jobId);
     if (!job) return { running: false };
-    const state = await job.getState();
     const data = job.data as RunJobData;
     return {
       running: RUNNING.has(state),

@@ -112,7 +112,18 @@ export async function startServer(
   prefix: string,
 ): Promise<Child & { url: string }> {
   const child = await startColloquy(
-    ['serve', '--port', '0', '--no-demo', '--queue', queue, '--store', store, '--queue-prefix', prefix],
+    [
+      'serve',
+      '--port',
+      '0',
+      '--no-demo',
+      '--queue',
+      queue,
+      '--store',
+      store,
+      '--queue-prefix',
+      prefix,
+    ],
     project,
     /listening on (http:\/\/\S+)/,
   );
@@ -137,19 +148,18 @@ export function startWorker(
 /** What must be equal between two runs of the same calls: everything but ids and times. */
 export function normalise(items: readonly ThreadItem[]): string[] {
   return items.map((entry) => {
-    const { id: _id, callId: _callId, providerData: _p, ...rest } = entry.item as Record<
-      string,
-      unknown
-    >;
+    const {
+      id: _id,
+      callId: _callId,
+      providerData: _p,
+      ...rest
+    } = entry.item as Record<string, unknown>;
     return JSON.stringify(rest);
   });
 }
 
 /** POSTs JSON and returns the status and parsed body. */
-export async function postJson(
-  url: string,
-  body: unknown,
-): Promise<{ status: number; body: any }> {
+export async function postJson(url: string, body: unknown): Promise<{ status: number; body: any }> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

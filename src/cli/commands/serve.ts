@@ -76,7 +76,11 @@ export function registerServeCommand(program: Command): void {
       'queue calls and runs on this Redis for workers (see docs/scale-out.md)',
     )
     .option('--store <url>', 'the shared store of a queued server: postgres://... or redis://...')
-    .option('--queue-prefix <prefix>', 'prefix of the queue keys (workers must use the same)', 'colloquy')
+    .option(
+      '--queue-prefix <prefix>',
+      'prefix of the queue keys (workers must use the same)',
+      'colloquy',
+    )
     .action(async (flags: ServeFlags) => {
       const queued = await queuedSetup(flags);
       const server = await startServer({

@@ -81,7 +81,11 @@ export function registerWorkerCommand(program: Command): void {
       '10000',
     )
     .option('--lock-duration <ms>', "how soon a dead worker's jobs are retried, in ms", '10000')
-    .option('--queue-prefix <prefix>', 'prefix of the queue keys (servers must use the same)', 'colloquy')
+    .option(
+      '--queue-prefix <prefix>',
+      'prefix of the queue keys (servers must use the same)',
+      'colloquy',
+    )
     .action(async (module: string | undefined, flags: WorkerFlags) => {
       const concurrency = wholeFlag(flags.concurrency, '--concurrency', 1);
       const graceMs = wholeFlag(flags.grace, '--grace');
