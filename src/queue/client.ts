@@ -87,7 +87,7 @@ export class QueueClient {
     });
     try {
       // A producer that lost Redis fails at once: nothing would be queued before the timeout.
-      if (this.#redis.status === 'reconnecting' || this.#redis.status === 'end') {
+      if (['close', 'reconnecting', 'end'].includes(this.#redis.status)) {
         throw new Error(`the connection to Redis is down (${this.#redis.status})`);
       }
       return await Promise.race([work(), timeout]);

@@ -42,6 +42,8 @@ export interface QueueKeys {
   readonly cancel: string;
   /** Marks a call cancelled before a worker took it (expires). */
   cancelled(callId: string): string;
+  /** The outcome of a call whose effects are complete, so that a retry only returns it. */
+  done(callId: string): string;
   /** Which job works on a chat now, and the chat's threads before it began. */
   journal(agency: string, chatId: string): string;
   /** The events of an ensemble run, in order (a list). */
@@ -82,6 +84,7 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
     callEvents: (callId) => `${own}:call:${callId}`,
     cancel: `${own}:cancel`,
     cancelled: (callId) => `${own}:cancelled:${callId}`,
+    done: (callId) => `${own}:done:${callId}`,
     journal: (agency, chatId) => `${own}:chat:${agency.length}:${agency}:${chatId}`,
     runEvents: (runId) => `${own}:run:${runId}:events`,
     runChannel: (runId) => `${own}:run:${runId}:channel`,

@@ -45,6 +45,9 @@ export async function processCall(
     return outcome;
   };
 
+  // A retry of a call that already did its work (its worker died before BullMQ recorded the end).
+  const done = await context.redis.get(context.keys.done(data.callId));
+  if (done !== null) return finish(JSON.parse(done) as CallOutcome);
   const cancelled = await context.redis.get(context.keys.cancelled(data.callId));
   if (cancelled !== null) {
     return finish({ ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) });
@@ -81,6 +84,8 @@ export async function processCall(
     }
     const outcome = await run(agency, data, context.signal, send);
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
+    // The effects are complete: from now on a retry answers with this outcome, runs nothing.
+    await context.redis.set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400);
     await journal.end(key, job.id!);
     return await finish(outcome);
   } finally {
