@@ -34,6 +34,24 @@ conversation_limits:
   timeout_seconds: 60
 `;
 
+/** An ensemble of three scripted LLM agents in a row: no waiting, only Colloquy's own work. */
+export const CHAIN_YAML = `name: chain
+description: Three scripted writers, one after the other.
+default_task: tides
+agents:
+  - name: first
+    model_profile: scripted-writer
+  - name: second
+    model_profile: scripted-writer
+    depends_on: [first]
+  - name: third
+    model_profile: scripted-writer
+    depends_on: [second]
+conversation_limits:
+  max_total_turns: 6
+  timeout_seconds: 60
+`;
+
 /** Writes the project; returns its directory (holding colloquy.yaml). */
 export function writeProject(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-scale-'));
@@ -53,6 +71,7 @@ export function writeProject(): string {
     ].join('\n'),
   );
   writeFileSync(path.join(dir, 'ensembles', 'pipeline.yaml'), PIPELINE_YAML);
+  writeFileSync(path.join(dir, 'ensembles', 'chain.yaml'), CHAIN_YAML);
   const script = path.join(dir, 'ensembles', 'scripts', 'step.sh');
   // Reads its input, takes a moment (a step a worker can die in), answers with fixed data.
   writeFileSync(
