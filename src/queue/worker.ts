@@ -165,8 +165,10 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     }
   };
 
+  // BullMQ does not close a connection it was given: closed with the worker below.
+  const blocking = connection.connect('blocking');
   const worker = new Worker(QUEUE_NAME, processor, {
-    connection: connection.connect('blocking'),
+    connection: blocking,
     prefix: connection.prefix,
     concurrency: options.concurrency ?? 4,
     lockDuration,
@@ -205,8 +207,8 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
             );
           await done;
         }
-        await subscriber.quit().catch(() => subscriber.disconnect());
-        await redis.quit().catch(() => redis.disconnect());
+        for (const client of [subscriber, redis, blocking])
+          await client.quit().catch(() => client.disconnect());
       })();
       return closing;
     },

@@ -118,6 +118,8 @@ export function registerWorkerCommand(program: Command): void {
           await registry.close();
           await store.close();
           process.stderr.write('colloquy worker: stopped.\n');
+          // Everything is closed; a library handle still open must not keep the worker alive.
+          setTimeout(() => process.exit(0), 1_000).unref();
           process.off('SIGTERM', stop);
           process.off('SIGINT', stop);
         })();
