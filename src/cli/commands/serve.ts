@@ -93,6 +93,9 @@ export function registerServeCommand(program: Command): void {
         demo: flags.demo,
         onShutdown: (phase, { signal }) => {
           if (phase === 'finished' && queued) void queued.close();
+          // With the queue's Redis unreachable, closing could wait forever: cap it.
+          if (phase === 'started' && queued)
+            setTimeout(() => process.exit(1), wholeNumber(flags.grace, '--grace') + 5_000).unref();
           process.stderr.write(
             phase === 'started'
               ? `colloquy: ${signal ?? 'shutdown'}: finishing running requests, then closing stores...\n`

@@ -110,6 +110,8 @@ export function registerWorkerCommand(program: Command): void {
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) process.exit(1); // a second signal: stop now
         stopping = true;
+        // With Redis or the store unreachable, closing could wait forever: cap it.
+        setTimeout(() => process.exit(1), graceMs + 5_000).unref();
         process.stderr.write(
           `colloquy worker: ${signal}: finishing running jobs (up to ${graceMs} ms)...\n`,
         );
