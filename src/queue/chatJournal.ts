@@ -6,7 +6,7 @@
  * different job finds the entry and waits until that job is finished.
  * @module
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { ThreadStore } from '../stores/types.js';
 import { liveThreads } from '../threads/chatHistory.js';
 
@@ -51,6 +51,11 @@ export async function restoreChat(
   return dropped;
 }
 
+/** Deletes KEYS[1] if it holds ARGV[1] (the entry's `"job":"<id>",` part). */
+const END_SCRIPT = `local v = redis.call('GET', KEYS[1])
+if v and string.find(v, ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) end
+return 1`;
+
 /** Reads and writes journal entries in the queue's Redis. */
 export class ChatJournal {
   readonly #redis: Redis;
@@ -72,9 +77,18 @@ export class ChatJournal {
     await this.#redis.set(key, JSON.stringify(entry), 'EX', 7 * 86_400);
   }
 
-  /** Removes the entry if it is `job`'s. */
-  async end(key: string, job: string): Promise<void> {
-    const entry = await this.read(key);
-    if (entry?.job === job) await this.#redis.del(key);
+  /**
+   * Removes the entry if it is `job`'s, in one transaction with what `also` adds (the call's
+   * outcome and last event).
+   */
+  async end(
+    key: string,
+    job: string,
+    also: (multi: ChainableCommander) => ChainableCommander = (multi) => multi,
+  ): Promise<void> {
+    const mark = `"job":${JSON.stringify(job)},`;
+    const results = await also(this.#redis.multi()).eval(END_SCRIPT, 1, key, mark).exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
   }
 }

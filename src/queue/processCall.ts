@@ -37,19 +37,18 @@ export async function processCall(
   const attempt = job.stalledCounter + 1;
   const send = (event: AgencyStreamEvent) => publish(context.redis, channel, { attempt, event });
   const finish = async (outcome: CallOutcome): Promise<CallOutcome> => {
-    await send(
-      outcome.ok
-        ? { type: 'run_completed', result: outcome.result as AgencyResponse }
-        : { type: 'error', error: outcome.error },
-    );
+    await send(lastEvent(outcome));
     return outcome;
   };
 
-  // A retry of a call that already did its work (its worker died before BullMQ recorded the end).
-  const done = await context.redis.get(context.keys.done(data.callId));
-  if (done !== null) return finish(JSON.parse(done) as CallOutcome);
-  const cancelled = await context.redis.get(context.keys.cancelled(data.callId));
-  if (cancelled !== null) {
+  // A retry of a call that already did its work (its worker died before BullMQ recorded the
+  // end) only answers; a call cancelled before it started never starts. One round trip for both.
+  const [done, cancelled] = await context.redis.mget(
+    context.keys.done(data.callId),
+    context.keys.cancelled(data.callId),
+  );
+  if (done) return finish(JSON.parse(done) as CallOutcome);
+  if (cancelled) {
     return finish({ ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) });
   }
   const agency = context.registry.agencies.get(data.agency);
@@ -84,13 +83,23 @@ export async function processCall(
     }
     const outcome = await run(agency, data, context.signal, send);
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
-    // The effects are complete: from now on a retry answers with this outcome, runs nothing.
-    await context.redis.set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400);
-    await journal.end(key, job.id!);
-    return await finish(outcome);
+    // The effects are complete: from now on a retry answers with this outcome and runs nothing.
+    // Recorded, the chat freed and the last event sent in one round trip.
+    await journal.end(key, job.id!, (multi) =>
+      multi
+        .set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400)
+        .publish(channel, JSON.stringify({ attempt, event: lastEvent(outcome) })),
+    );
+    return outcome;
   } finally {
     await lease.release();
   }
+}
+
+function lastEvent(outcome: CallOutcome): AgencyStreamEvent {
+  return outcome.ok
+    ? { type: 'run_completed', result: outcome.result as AgencyResponse }
+    : { type: 'error', error: outcome.error };
 }
 
 async function run(
