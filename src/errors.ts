@@ -33,7 +33,8 @@ export type LibraryErrorCode =
   | 'TRACE_NOT_FOUND'
   | 'CHAT_BUSY'
   | 'MAX_TURNS'
-  | 'ATTACHMENT_INVALID';
+  | 'ATTACHMENT_INVALID'
+  | 'QUEUE_UNAVAILABLE';
 
 /** Codes of the errors only the HTTP server raises, about one request. */
 export type RequestErrorCode =

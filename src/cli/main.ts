@@ -61,6 +61,12 @@ export const COMMANDS: CommandEntry[] = [
       'Serve agencies and ensembles over HTTP: REST, Server-Sent Events and an OpenAI-compatible /v1 endpoint.',
     load: async () => (await import('./commands/serve.js')).registerServeCommand,
   },
+  {
+    usage: ['worker [module]'],
+    description:
+      'Run agency calls and ensemble runs from a BullMQ queue on Redis (scale out with colloquy serve --queue).',
+    load: async () => (await import('./commands/worker.js')).registerWorkerCommand,
+  },
 ];
 
 const ENSEMBLE_HELP: Record<string, string> = {

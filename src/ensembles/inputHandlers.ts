@@ -80,6 +80,11 @@ export class ScriptedInputHandler implements InputHandler {
         : { answers: answers as Record<string, string | string[]> };
   }
 
+  /** The answers, as plain JSON (to send them to another process). */
+  get script(): ScriptedAnswers {
+    return structuredClone(this.#answers);
+  }
+
   /** Reads an answers YAML file (`answers: { agent: [..] }`, `default: ...`). */
   static async fromFile(file: string): Promise<ScriptedInputHandler> {
     return new ScriptedInputHandler(

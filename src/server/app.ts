@@ -9,6 +9,7 @@ import { accessLog } from './accessLog.js';
 import { bearerAuth } from './auth.js';
 import type { RouteContext } from './context.js';
 import { crossOrigin } from './crossOrigin.js';
+import { inProcessExecutor, type Executor } from './executor.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
 import { hostCheck } from './hostCheck.js';
 import { InFlight } from './inflight.js';
@@ -37,6 +38,8 @@ export interface AppOptions {
   allowedHosts?: readonly string[];
   /** Origins browsers may call from (CORS), or `'*'`; without it cross-origin requests get 403. */
   cors?: string | readonly string[];
+  /** Where agency calls and ensemble runs run (default: {@link inProcessExecutor} of `registry`). */
+  executor?: Executor;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -47,6 +50,7 @@ interface ResolvedAppOptions {
   inflight: InFlight;
   allowedHosts: readonly string[];
   cors: string | readonly string[] | undefined;
+  executor: Executor;
 }
 
 function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
@@ -63,6 +67,7 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
     inflight: options.inflight ?? new InFlight(),
     allowedHosts: options.allowedHosts ?? [],
     cors: options.cors,
+    executor: options.executor ?? inProcessExecutor(options.registry),
   };
 }
 
@@ -83,7 +88,11 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const resolved = resolveAppOptions(options);
-  const context: RouteContext = { registry: resolved.registry, inflight: resolved.inflight };
+  const context: RouteContext = {
+    registry: resolved.registry,
+    inflight: resolved.inflight,
+    executor: resolved.executor,
+  };
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -108,7 +117,8 @@ export function createApp(options: AppOptions): Hono {
     c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
   );
   if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
-  app.use('*', requireJsonBody());
+  // Uploads (multipart) are taken only where a route reads them; cross-origin pages are refused above.
+  app.use('*', requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/responses(\/stream)?$/] }));
   app.use(
     '*',
     bodyLimit({

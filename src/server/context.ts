@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Agency } from '../agency/agency.js';
 import { notFound } from './errors.js';
+import type { Executor } from './executor.js';
 import type { InFlight } from './inflight.js';
 import type { ServerRegistry } from './registry.js';
 
@@ -13,6 +14,8 @@ import type { ServerRegistry } from './registry.js';
 export interface RouteContext {
   registry: ServerRegistry;
   inflight: InFlight;
+  /** Where agency calls and ensemble runs run (default: in this process). */
+  executor: Executor;
 }
 
 /** A chat id, run id or checkpoint id given by a client. */

@@ -72,6 +72,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   REPLAY_MISMATCH: 502,
   // The server is stopping or the work was cancelled.
   ABORTED: 503,
+  QUEUE_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
   CHAT_BUSY: 409,
   MAX_TURNS: 500,

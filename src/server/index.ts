@@ -16,10 +16,14 @@ export {
 } from './registry.js';
 export type {
   FallbackAgencies,
+  AgencyFactory,
+  ImportAgenciesOptions,
   LoadRegistryOptions,
   RegistryOptions,
   ServerRegistry,
 } from './registry.js';
+export { inProcessExecutor } from './executor.js';
+export type { CallExecutor, Executor, RunExecutor } from './executor.js';
 export { DirectoryEnsembleCatalog } from './ensembleCatalog.js';
 export type { DirectoryEnsembleCatalogOptions, EnsembleCatalog } from './ensembleCatalog.js';
 export { EnsembleRuns } from './ensembleRuns.js';

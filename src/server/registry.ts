@@ -185,14 +185,35 @@ export function resolveAgencyModule(spec: string, baseDir: string): string {
 }
 
 /**
+ * What an agencies module may export as `createAgencies`: builds its agencies on the store the
+ * process was given, so that servers and workers started with the same `--store` share threads.
+ */
+export type AgencyFactory = (options: {
+  store: ThreadStore;
+}) => Agency[] | Record<string, Agency> | Promise<Agency[] | Record<string, Agency>>;
+
+/** Options of {@link importAgencies}. */
+export interface ImportAgenciesOptions {
+  /** The store passed to the module's `createAgencies` factory (a module without one ignores it). */
+  store?: ThreadStore;
+  /** Imports the module file (default: Node's `import()`; the CLI passes its `.ts` loader). */
+  importModule?: ModuleImporter;
+}
+
+/**
  * Imports an agencies module and returns its Agency exports by served name: the agency's `name`,
- * or the export's name for a named export of an agency left with the default name `agency`.
+ * or the export's name for a named export of an agency left with the default name `agency`. A
+ * module that exports a `createAgencies` {@link AgencyFactory} gets `options.store` and serves
+ * the agencies it returns.
  */
 export async function importAgencies(
   file: string,
-  importModule: ModuleImporter = async (target) =>
-    (await import(pathToFileURL(target).href)) as Record<string, unknown>,
+  options: ImportAgenciesOptions = {},
 ): Promise<Map<string, Agency>> {
+  const importModule =
+    options.importModule ??
+    (async (target: string) =>
+      (await import(pathToFileURL(target).href)) as Record<string, unknown>);
   let module: Record<string, unknown>;
   try {
     module = await importModule(file);
@@ -202,6 +223,12 @@ export async function importAgencies(
         'Fix the module (a .ts file needs the CLI from a source checkout, or compile it to .js).',
       { cause: error },
     );
+  }
+  if (typeof module.createAgencies === 'function' && options.store) {
+    // A factory builds the agencies on the store the server or worker was given (`--store`).
+    const made = (await (module.createAgencies as AgencyFactory)({ store: options.store })) as
+      Agency[] | Record<string, Agency>;
+    module = Array.isArray(made) ? Object.fromEntries(made.map((a, i) => [`agency${i}`, a])) : made;
   }
   const found = new Map<string, Agency>();
   const seen = new Set<Agency>();
@@ -236,13 +263,13 @@ export async function importAgencies(
 export async function loadRegistry(options: LoadRegistryOptions = {}): Promise<ServerRegistry> {
   const config =
     typeof options.config === 'object' ? options.config : await readConfig(options.config);
-  const imported = config.agencies
-    ? await importAgencies(
-        resolveAgencyModule(config.agencies, config.baseDir),
-        options.importModule,
-      )
-    : undefined;
   const store = options.store ?? (await openStore(config.store));
+  const imported = config.agencies
+    ? await importAgencies(resolveAgencyModule(config.agencies, config.baseDir), {
+        store,
+        ...(options.importModule ? { importModule: options.importModule } : {}),
+      })
+    : undefined;
   const agencies =
     imported ??
     new Map((options.fallbackAgencies?.(store) ?? []).map((agency) => [agency.name, agency]));

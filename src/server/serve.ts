@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import type { ProjectConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
+import type { Executor } from './executor.js';
 import { assertSafeListen } from './auth.js';
 import { InFlight } from './inflight.js';
 import {
@@ -51,6 +52,8 @@ export interface StartServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Imports the config's agencies module (default: Node's `import()`; the CLI compiles `.ts`). */
   importModule?: ModuleImporter;
+  /** Where agency calls and ensemble runs run (default: in this process); closed on shutdown. */
+  executor?: Executor;
   /** Told when shutdown begins and ends (default: nothing). */
   onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
 }
@@ -154,6 +157,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.cors !== undefined ? { cors: options.cors } : {}),
     ...(resolved.apiKey !== undefined ? { apiKey: resolved.apiKey } : {}),
     ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
+    ...(options.executor ? { executor: options.executor } : {}),
   });
   let listening: { server: Server; port: number };
   try {
@@ -183,7 +187,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const keepAlive = setInterval(() => undefined, 1_000);
       inflight.drain();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      const runsDone = registry.runs.close(resolved.gracePeriodMs);
+      const runsDone = Promise.all([
+        registry.runs.close(resolved.gracePeriodMs),
+        options.executor?.close(resolved.gracePeriodMs),
+      ]);
       await inflight.idle(resolved.gracePeriodMs);
       server.closeAllConnections();
       await Promise.all([stopped, runsDone, inflight.idle(2_000)]);

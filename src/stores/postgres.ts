@@ -19,6 +19,7 @@ import {
   TRANSIENT_NETWORK_CODES,
 } from './common.js';
 import { PostgresLeases } from './postgresLeases.js';
+import { operationTimeout, withDeadline } from './deadline.js';
 import { migrateSchema } from './postgresMigrations.js';
 import {
   postgresStatements,
@@ -44,6 +45,11 @@ export interface PostgresStoreOptions {
   pool?: pg.Pool;
   /** Schema holding the store's tables (default `public`); created if missing. */
   schema?: string;
+  /**
+   * How long one operation may wait for Postgres before it fails with a transient `StoreError`
+   * (default 10000 ms; 0: no limit). A frozen or unreachable server then fails calls in time.
+   */
+  operationTimeoutMs?: number;
 }
 
 /** SQLSTATE codes after which retrying the same operation may succeed. */
@@ -85,6 +91,7 @@ export class PostgresStore implements ThreadStore {
   readonly #sql: PostgresStatements;
   #ready: Promise<void> | undefined;
   #closed = false;
+  readonly #timeoutMs: number;
   /** Leases seen by every process using the same database and schema. */
   readonly leases: PostgresLeases;
 
@@ -101,9 +108,16 @@ export class PostgresStore implements ThreadStore {
       this.#query(operation, sql, params),
     );
     this.#owned = options.pool === undefined;
+    this.#timeoutMs = operationTimeout('PostgresStore', options.operationTimeoutMs);
+    const limit = this.#timeoutMs === 0 ? undefined : this.#timeoutMs;
     this.#pool =
       options.pool ??
-      new pg.Pool({ connectionString: options.connectionString, connectionTimeoutMillis: 10_000 });
+      new pg.Pool({
+        connectionString: options.connectionString,
+        connectionTimeoutMillis: Math.min(10_000, limit ?? 10_000),
+        // A query stuck on a frozen server frees its connection after the deadline too.
+        ...(limit !== undefined ? { query_timeout: limit } : {}),
+      });
     // An idle pooled connection that breaks is dropped from the pool and reported here; queries
     // that were running on it reject on their own, so the event needs a listener only so that
     // Node does not exit on it.
@@ -323,7 +337,26 @@ export class PostgresStore implements ThreadStore {
     if (parent) await db.query(this.#sql.adoptSegment, [parent]);
   }
 
-  async #query(operation: string, sql: string, params: unknown[]): Promise<pg.QueryResult> {
+  #query(operation: string, sql: string, params: unknown[]): Promise<pg.QueryResult> {
+    return this.#deadline(operation, this.#queryNow(operation, sql, params));
+  }
+
+  /** Fails `work` with a transient StoreError once the operation timeout passes. */
+  #deadline<T>(operation: string, work: Promise<T>): Promise<T> {
+    return withDeadline(
+      work,
+      this.#timeoutMs,
+      () =>
+        new StoreError(
+          `PostgresStore: ${operation} got no answer from Postgres within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
+            'The server is frozen, overloaded or unreachable; the operation may or may not have been applied. ' +
+            'Check that Postgres is running, or raise operationTimeoutMs; the failure is transient: retry.',
+          { transient: true },
+        ),
+    );
+  }
+
+  async #queryNow(operation: string, sql: string, params: unknown[]): Promise<pg.QueryResult> {
     await this.#migrated(operation);
     try {
       return await this.#pool.query(sql, params);
@@ -333,11 +366,15 @@ export class PostgresStore implements ThreadStore {
   }
 
   /** Runs `work` in a READ COMMITTED transaction on one pooled connection. */
-  async #transaction<T>(operation: string, work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    await this.#migrated(operation);
-    return this.#withTransaction(work).catch((error: unknown) => {
-      throw error instanceof ColloquyError ? error : this.#failure(operation, error);
-    });
+  #transaction<T>(operation: string, work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.#deadline(
+      operation,
+      this.#migrated(operation).then(() =>
+        this.#withTransaction(work).catch((error: unknown) => {
+          throw error instanceof ColloquyError ? error : this.#failure(operation, error);
+        }),
+      ),
+    );
   }
 
   async #withTransaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {

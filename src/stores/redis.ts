@@ -18,6 +18,7 @@ import {
   threadNotFound,
   TRANSIENT_NETWORK_CODES,
 } from './common.js';
+import { operationTimeout, withDeadline } from './deadline.js';
 import { scripts, type RedisScript } from './redisScripts.js';
 import type {
   AppendOptions,
@@ -40,6 +41,11 @@ export interface RedisStoreOptions {
   client?: RedisClientType<any, any, any, any, any>;
   /** Prefix of every key the store writes (default `colloquy:`). Give each store its own. */
   keyPrefix?: string;
+  /**
+   * How long one operation may wait for Redis before it fails with a transient `StoreError`
+   * (default 10000 ms; 0: no limit). A frozen or unreachable server then fails calls in time.
+   */
+  operationTimeoutMs?: number;
 }
 
 /** The few client methods the store uses, so any client configuration (RESP 2 or 3) works. */
@@ -130,6 +136,7 @@ export class RedisStore implements ThreadStore {
   #client: ScriptClient | undefined;
   #connecting: Promise<ScriptClient> | undefined;
   #closed = false;
+  readonly #timeoutMs: number;
   /** Leases seen by every process using the same Redis and key prefix. */
   readonly leases = new RedisLeases((script, operation, args) =>
     this.#run(script, operation, args),
@@ -145,6 +152,7 @@ export class RedisStore implements ThreadStore {
     this.#url = options.url ?? defaults.url;
     this.#owned = options.client === undefined;
     this.#client = options.client as unknown as ScriptClient | undefined;
+    this.#timeoutMs = operationTimeout('RedisStore', options.operationTimeoutMs);
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
@@ -305,7 +313,24 @@ export class RedisStore implements ThreadStore {
   }
 
   /** Runs a script with EVALSHA (EVAL when the server has not cached it yet). */
-  async #run(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
+  #run(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
+    return withDeadline(this.#runNow(script, operation, args), this.#timeoutMs, () => {
+      // The connection is stuck: drop our own, so the next operation connects afresh.
+      const client = this.#client;
+      if (this.#owned && client) {
+        this.#client = undefined;
+        if (client.isOpen) client.destroy();
+      }
+      return new StoreError(
+        `RedisStore: ${operation} got no answer from Redis at ${redact(this.#url)} within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
+          'The server is frozen, overloaded or unreachable; the operation may or may not have been applied. ' +
+          'Check redis-server, or raise operationTimeoutMs; the failure is transient: retry.',
+        { transient: true },
+      );
+    });
+  }
+
+  async #runNow(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
     const options = { arguments: [this.#prefix, ...args] };
     try {
       const client = await this.#connected();

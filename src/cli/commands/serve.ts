@@ -15,6 +15,9 @@ interface ServeFlags {
   grace: string;
   allowedHost: string[];
   cors: string[];
+  queue?: string;
+  queuePrefix: string;
+  store?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -26,6 +29,36 @@ function wholeNumber(value: string, flag: string): number {
   if (!Number.isInteger(parsed) || parsed < 0)
     throw new ConfigError(`${flag} "${value}" is not a whole number. Pass e.g. ${flag} 8787.`);
   return parsed;
+}
+
+/** With `--queue`: the registry on the shared store, and the executor that queues work. */
+async function queuedSetup(flags: ServeFlags) {
+  if (flags.queue === undefined) {
+    if (flags.store !== undefined)
+      throw new ConfigError('--store is for a queued server: pass --queue redis://... with it.');
+    return undefined;
+  }
+  if (flags.store === undefined) {
+    throw new ConfigError(
+      '--queue needs --store: the servers and workers share one store, e.g. --store postgres://USER@HOST:PORT/DB.',
+    );
+  }
+  const { queuedRegistry } = await import('./worker.js');
+  const { queuedExecutor } = await import('../../queue/queuedExecutor.js');
+  const { registry, store } = await queuedRegistry({
+    store: flags.store,
+    demo: flags.demo,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+  });
+  const executor = queuedExecutor(registry, { queue: flags.queue, prefix: flags.queuePrefix });
+  return {
+    registry,
+    executor,
+    close: async () => {
+      await registry.close();
+      await store.close();
+    },
+  };
 }
 
 /** Registers `colloquy serve`. */
@@ -56,12 +89,24 @@ export function registerServeCommand(program: Command): void {
       collect,
       [],
     )
+    .option(
+      '--queue <url>',
+      'queue calls and runs on this Redis for workers (see docs/scale-out.md)',
+    )
+    .option('--store <url>', 'the shared store of a queued server: postgres://... or redis://...')
+    .option(
+      '--queue-prefix <prefix>',
+      'prefix of the queue keys (workers must use the same)',
+      'colloquy',
+    )
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../../server/serve.js');
       const { loadAgencyModule } = await import('../loadModule.js');
       const { createDemoAgency } = await import('../../demo/demoAgency.js');
       const { ThreadManager } = await import('../../threads/threadManager.js');
+      const queued = await queuedSetup(flags);
       const server = await startServer({
+        ...(queued ? { registry: queued.registry, executor: queued.executor } : {}),
         importModule: async (file) => (await loadAgencyModule(file)).exports,
         port: wholeNumber(flags.port, '--port'),
         host: flags.host,
@@ -78,6 +123,10 @@ export function registerServeCommand(program: Command): void {
         ...(flags.allowedHost.length > 0 ? { allowedHosts: flags.allowedHost } : {}),
         ...(flags.cors.length > 0 ? { cors: flags.cors } : {}),
         onShutdown: (phase, { signal }) => {
+          if (phase === 'finished' && queued) void queued.close();
+          // With the queue's Redis unreachable, closing could wait forever: cap it.
+          if (phase === 'started' && queued)
+            setTimeout(() => process.exit(1), wholeNumber(flags.grace, '--grace') + 5_000).unref();
           process.stderr.write(
             phase === 'started'
               ? `colloquy: ${signal ?? 'shutdown'}: finishing running requests, then closing stores...\n`
@@ -92,6 +141,7 @@ export function registerServeCommand(program: Command): void {
         `Colloquy server listening on ${server.url}`,
         `  agencies:  ${agencies.join(', ') || '(none)'}`,
         `  ensembles: ${ensembles.join(', ') || '(none)'}`,
+        ...(flags.queue ? [`  queue:     ${flags.queue} (calls and runs run on workers)`] : []),
         `  auth:      ${auth ? 'bearer token required' : 'none (loopback only)'}`,
         `  try:       curl -N -X POST ${server.url}/agencies/${agencies[0] ?? 'NAME'}/responses/stream -H 'content-type: application/json'${auth ? ` -H "Authorization: Bearer ${flags.apiKey ? '<your --api-key>' : '$COLLOQUY_API_KEY'}"` : ''} -d '{"message":"hi"}'`,
         `  traces:    ${server.url}/traces  (colloquy traces list)`,

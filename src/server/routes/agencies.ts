@@ -140,7 +140,7 @@ async function readBody(c: Context): Promise<ResponseBody> {
 /** `/agencies` routes. */
 export function agencyRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { registry, inflight } = context;
+  const { registry, inflight, executor } = context;
 
   app.get('/', (c) =>
     c.json({
@@ -163,7 +163,7 @@ export function agencyRoutes(context: RouteContext): Hono {
     const chatId = body.chatId ?? newChatId();
     const options = callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
-    return c.json(await inflight.track(agency.getResponse(inputOf(body), options)));
+    return c.json(await inflight.track(executor.calls.getResponse(name, inputOf(body), options)));
   });
 
   app.post('/:name/responses/stream', async (c) => {
@@ -177,7 +177,11 @@ export function agencyRoutes(context: RouteContext): Hono {
     return streamEvents(
       c,
       (signal) =>
-        agency.getResponseStream(inputOf(body), callOptions(agency, body, chatId, signal)),
+        executor.calls.getResponseStream(
+          name,
+          inputOf(body),
+          callOptions(agency, body, chatId, signal),
+        ),
       { inflight },
     );
   });

@@ -43,7 +43,8 @@ function links(runId: string) {
 /** `/ensembles` and `/runs` routes. */
 export function ensembleRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { ensembles, runs } = context.registry;
+  const { ensembles } = context.registry;
+  const { runs } = context.executor;
 
   app.get('/ensembles', async (c) =>
     c.json({ ensembles: (await ensembles.names()).map((name) => ({ name })) }),

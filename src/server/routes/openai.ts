@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Agency, GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
-import type { UsageSummary } from '../../agency/result.js';
+import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
 import {
@@ -160,7 +160,7 @@ export function openaiRoutes(context: RouteContext): Hono {
 
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
-    const agency: Agency = agencyNamed(context, body.model);
+    agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
     const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
     context.registry.chats.remember(chatId, body.model);
     c.header(CHAT_ID_HEADER, chatId);
@@ -168,7 +168,11 @@ export function openaiRoutes(context: RouteContext): Hono {
     const now = Math.floor(Date.now() / 1000);
     if (!body.stream) {
       const result = await context.inflight.track(
-        agency.getResponse(message, { ...options, chatId, signal: c.req.raw.signal }),
+        context.executor.calls.getResponse(body.model, message, {
+          ...options,
+          chatId,
+          signal: c.req.raw.signal,
+        }),
       );
       return c.json({
         id,
@@ -201,7 +205,11 @@ export function openaiRoutes(context: RouteContext): Hono {
         let streamed = false;
         try {
           for await (const event of untilAborted(
-            agency.getResponseStream(message, { ...options, chatId, signal }),
+            context.executor.calls.getResponseStream(body.model, message, {
+              ...options,
+              chatId,
+              signal,
+            }),
             signal,
           )) {
             if (signal.aborted) return;

@@ -1,0 +1,218 @@
+/**
+ * The producer side of the queue, as a server uses it: enqueue agency calls and follow their
+ * events (Redis pub/sub from whichever worker runs them), cancel them, and enqueue ensemble runs.
+ * A call that cannot be queued within `enqueueTimeoutMs` fails at once with
+ * {@link QueueUnavailableError}; nothing is half-queued.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { pushable, type Pushable } from 'it-pushable';
+import type { AgencyStreamEvent } from '../agency/events.js';
+import { ColloquyError } from '../errors.js';
+import {
+  QUEUE_NAME,
+  QueueUnavailableError,
+  queueConnection,
+  redactUrl,
+  type QueueConnection,
+  type QueueConnectionOptions,
+} from './connection.js';
+import { SubscriptionHub } from './hub.js';
+import { isTerminal, JOB, type CallJobData, type CallMessage } from './jobs.js';
+
+/** Options of {@link QueueClient}. Every field is optional. */
+export interface QueueClientOptions extends QueueConnectionOptions {
+  /** How long queuing a call may take before it fails with QUEUE_UNAVAILABLE (default 5000 ms). */
+  enqueueTimeoutMs?: number;
+  /** How often a call with no news checks its job, in case its last event was missed (default 1000 ms). */
+  pollMs?: number;
+}
+
+/** What a worker returns for a call: the response, or the error the call ended with. */
+export type CallOutcome =
+  | { ok: true; result: unknown }
+  | { ok: false; error: { name: string; message: string; code?: string } };
+
+/** Keeps queued finished jobs for an hour (results of calls) and failed ones for a day. */
+export const JOB_RETENTION = {
+  removeOnComplete: { age: 3_600, count: 50_000 },
+  removeOnFail: { age: 86_400 },
+} as const;
+
+/** The queue as a producer sees it. */
+export class QueueClient {
+  readonly connection: QueueConnection;
+  readonly queue: Queue;
+  readonly #redis: Redis;
+  readonly #hub: SubscriptionHub;
+  readonly #enqueueTimeoutMs: number;
+  readonly #pollMs: number;
+
+  constructor(options: QueueClientOptions = {}) {
+    this.connection = queueConnection(options);
+    this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 5_000;
+    this.#pollMs = options.pollMs ?? 1_000;
+    this.#redis = this.connection.connect('producer');
+    this.queue = new Queue(QUEUE_NAME, {
+      connection: this.#redis,
+      prefix: this.connection.prefix,
+    });
+    this.queue.on('error', () => undefined);
+    this.#hub = new SubscriptionHub(this.connection.connect('blocking'));
+  }
+
+  /** Redis commands of Colloquy's own keys (cancel marks, run logs). */
+  get redis(): Redis {
+    return this.#redis;
+  }
+
+  /** Subscribes to a channel (see {@link SubscriptionHub.listen}). */
+  listen(channel: string, listener: (message: string) => void): Promise<() => void> {
+    return this.#hub.listen(channel, listener);
+  }
+
+  /**
+   * Runs `work` (subscribing and adding a job) within the enqueue timeout, turning any failure
+   * into a {@link QueueUnavailableError} that says what could not be queued.
+   */
+  async enqueue<T>(what: string, work: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#enqueueTimeoutMs} ms`)),
+        this.#enqueueTimeoutMs,
+      );
+    });
+    try {
+      // A producer that lost Redis fails at once: nothing would be queued before the timeout.
+      if (['close', 'reconnecting', 'end'].includes(this.#redis.status)) {
+        throw new Error(`the connection to Redis is down (${this.#redis.status})`);
+      }
+      return await Promise.race([work(), timeout]);
+    } catch (error) {
+      throw new QueueUnavailableError(
+        `Could not queue ${what} on ${redactUrl(this.connection.url)}: ${(error as Error).message}. ` +
+          'Check that the queue Redis is running and reachable (--queue), then send the request again; nothing was queued.',
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Adds a job (its id is `jobId`) within the enqueue timeout. */
+  add(name: string, data: object, jobId: string, what: string): Promise<void> {
+    return this.enqueue(what, async () => {
+      await this.queue.add(name, data, { jobId, attempts: 1, ...JOB_RETENTION });
+    });
+  }
+
+  /**
+   * Queues an agency call and yields its events, from whichever worker runs it, until the last
+   * one (`run_completed` or `error`). Aborting `signal` or leaving the loop early cancels the call
+   * on its worker (or before any worker takes it).
+   */
+  async *call(
+    data: Omit<CallJobData, 'callId'>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<AgencyStreamEvent> {
+    const callId = `call_${randomUUID()}`;
+    const job: CallJobData = { ...data, callId };
+    const messages = pushable<CallMessage>({ objectMode: true });
+    const what = `a call to agency "${data.agency}" in chat "${data.chatId}"`;
+    const onAbort = () => messages.push({ attempt: 0, event: abortedEvent() });
+    let stop: (() => void) | undefined;
+    let finished = false;
+    let poll: NodeJS.Timeout | undefined;
+    try {
+      stop = await this.enqueue(what, async () => {
+        const unlisten = await this.listen(this.connection.keys.callEvents(callId), (text) =>
+          messages.push(JSON.parse(text) as CallMessage),
+        );
+        try {
+          await this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
+        } catch (error) {
+          unlisten();
+          throw error;
+        }
+        return unlisten;
+      });
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      poll = setInterval(() => void this.#check(callId, messages), this.#pollMs);
+      for await (const message of messages) {
+        if (isTerminal(message.event)) finished = true;
+        yield message.event;
+        if (finished) return;
+      }
+    } finally {
+      clearInterval(poll);
+      signal?.removeEventListener('abort', onAbort);
+      stop?.();
+      if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
+    }
+  }
+
+  /** Cancels a call: marks it (so that no worker starts it) and tells the worker running it. */
+  async cancel(callId: string, reason = 'The client cancelled the call.'): Promise<void> {
+    const { keys } = this.connection;
+    await this.#redis
+      .multi()
+      .set(keys.cancelled(callId), reason, 'EX', 3_600)
+      .publish(keys.cancel, JSON.stringify({ callId, reason }))
+      .exec();
+  }
+
+  /** Closes the queue and the connections. */
+  async close(): Promise<void> {
+    await this.#hub.close();
+    await this.queue.close().catch(() => undefined);
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  /** Backstop for a missed last event: reads the job and ends the stream from its outcome. */
+  async #check(callId: string, messages: Pushable<CallMessage>): Promise<void> {
+    try {
+      await this.#checkNow(callId, messages);
+    } catch {
+      // Redis unreachable or the job changed while read: try again on the next tick.
+    }
+  }
+
+  async #checkNow(callId: string, messages: Pushable<CallMessage>): Promise<void> {
+    const state = await this.queue.getJobState(callId);
+    const job = state === 'unknown' ? undefined : await Job.fromId(this.queue, callId);
+    if (state === 'completed') {
+      const outcome = job?.returnvalue as CallOutcome | null | undefined;
+      if (!outcome) return; // read between the state change and the result: next tick
+      messages.push({
+        attempt: 0,
+        event: outcome.ok
+          ? { type: 'run_completed', result: outcome.result as never }
+          : { type: 'error', error: outcome.error },
+      });
+    } else if (state === 'failed' || state === 'unknown') {
+      messages.push({
+        attempt: 0,
+        event: {
+          type: 'error',
+          error: {
+            name: 'QueueUnavailableError',
+            code: 'QUEUE_UNAVAILABLE',
+            message:
+              state === 'failed'
+                ? `The queued call ${callId} failed on its worker: ${job!.failedReason}.`
+                : `The queued call ${callId} is no longer in the queue (removed, or Redis lost its data). Send the message again.`,
+          },
+        },
+      });
+    }
+  }
+}
+
+function abortedEvent(): AgencyStreamEvent {
+  const error = new ColloquyError('ABORTED', 'The agency call was aborted through its signal.');
+  return { type: 'error', error: { name: error.name, code: error.code, message: error.message } };
+}

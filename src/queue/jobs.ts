@@ -1,0 +1,65 @@
+/**
+ * What travels through the queue: the data of each kind of job, and the messages a worker
+ * publishes while it runs one. Everything is plain JSON.
+ * @module
+ */
+import type { AgencyInput } from '../agency/input.js';
+import type { ApprovalDecisions } from '../agency/approvals.js';
+import type { AgencyStreamEvent } from '../agency/events.js';
+import type { ErrorInfo } from '../errors.js';
+import { ColloquyError, type ColloquyErrorCode } from '../errors.js';
+
+/** Job names. */
+export const JOB = { call: 'agency-call', run: 'ensemble-run' } as const;
+
+/** An agency call (a message, or the resumption of a call stopped for approvals). */
+export interface CallJobData {
+  /** Also the job id and the name of the call's event channel. */
+  callId: string;
+  /** The served name of the agency. */
+  agency: string;
+  chatId: string;
+  /** Text or SDK input items (JSON as they are). */
+  message: AgencyInput;
+  recipient?: string;
+  context?: unknown;
+  additionalInstructions?: string;
+  maxTurns?: number;
+  /** Publish every event (a streamed call), not only the last one. */
+  stream: boolean;
+  /** Resume a call stopped for approvals instead of sending `message`. */
+  resume?: { state: string } & ApprovalDecisions;
+}
+
+/** An ensemble run to start or resume. */
+export interface RunJobData {
+  runId: string;
+  /** The served (file) name of the ensemble, for a new run. */
+  ensemble?: string;
+  input?: string;
+  initialContext?: Record<string, unknown>;
+  /** Answers for the run's questions (a scripted input handler's file). */
+  answers?: unknown;
+  resume: boolean;
+}
+
+/** One message on a call's channel: an event of the given attempt (1 for the first). */
+export interface CallMessage {
+  attempt: number;
+  event: AgencyStreamEvent;
+}
+
+/** Whether an event ends a call's stream. */
+export function isTerminal(event: { type: string }): boolean {
+  return event.type === 'run_completed' || event.type === 'error';
+}
+
+/** The error a remote failure is rethrown as: same name, code and message. */
+export function remoteError(info: ErrorInfo): Error {
+  const error =
+    info.code !== undefined
+      ? new ColloquyError(info.code as ColloquyErrorCode, info.message)
+      : new Error(info.message);
+  error.name = info.name;
+  return error;
+}

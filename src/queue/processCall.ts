@@ -1,0 +1,134 @@
+/**
+ * Runs one queued agency call on a worker: under the chat's lease, after the chat journal says
+ * the chat is free (or that this job is a retry, which first cuts the chat back to where the call
+ * began), publishing the call's events on its channel as they happen.
+ * @module
+ */
+import type { Job } from 'bullmq';
+import type { GetResponseOptions } from '../agency/agency.js';
+import type { AgencyStreamEvent } from '../agency/events.js';
+import { errorInfo } from '../errors.js';
+import type { AgencyResponse } from '../agency/result.js';
+import { ColloquyError } from '../errors.js';
+import { ChatJournal, restoreChat, snapshotChat } from './chatJournal.js';
+import type { CallOutcome } from './client.js';
+import type { CallJobData } from './jobs.js';
+import { publish, type JobContext } from './worker.js';
+
+function callOptions(data: CallJobData, signal: AbortSignal): GetResponseOptions {
+  return {
+    chatId: data.chatId,
+    signal,
+    ...(data.recipient !== undefined ? { recipient: data.recipient } : {}),
+    ...(data.context !== undefined ? { context: data.context } : {}),
+    ...(data.additionalInstructions !== undefined
+      ? { additionalInstructions: data.additionalInstructions }
+      : {}),
+    ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
+  };
+}
+
+/** Runs the call and returns what the job stores as its result. */
+export async function processCall(
+  job: Job<CallJobData>,
+  context: JobContext,
+): Promise<CallOutcome> {
+  const data = job.data;
+  const channel = context.keys.callEvents(data.callId);
+  const attempt = job.stalledCounter + 1;
+  const send = (event: AgencyStreamEvent) => publish(context.redis, channel, { attempt, event });
+  const finish = async (outcome: CallOutcome): Promise<CallOutcome> => {
+    await send(lastEvent(outcome));
+    return outcome;
+  };
+
+  // A retry of a call that already did its work (its worker died before BullMQ recorded the
+  // end) only answers; a call cancelled before it started never starts. One round trip for both.
+  const [done, cancelled] = await context.redis.mget(
+    context.keys.done(data.callId),
+    context.keys.cancelled(data.callId),
+  );
+  if (done) return finish(JSON.parse(done) as CallOutcome);
+  if (cancelled) {
+    return finish({ ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) });
+  }
+  const agency = context.registry.agencies.get(data.agency);
+  if (!agency) {
+    const served = [...context.registry.agencies.keys()].join(', ');
+    return finish({
+      ok: false,
+      error: errorInfo(
+        new ColloquyError(
+          'AGENCY_INVALID',
+          `This worker serves no agency "${data.agency}" (it serves: ${served}). Start workers with the same agencies module as the servers.`,
+        ),
+      ),
+    });
+  }
+  const store = agency.threads.store;
+  const lease = await context.lease(store, `queue:chat:${data.agency}:${data.chatId}`);
+  const journal = new ChatJournal(context.redis);
+  const key = context.keys.journal(data.agency, data.chatId);
+  try {
+    const entry = await journal.read(key);
+    if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
+      // Another call on this chat died mid-way and waits for its retry: it goes first.
+      await lease.release();
+      return await context.requeue(250);
+    }
+    if (entry && entry.job === job.id) {
+      await restoreChat(store, data.chatId, entry.snapshot);
+      agency.threads.evict(data.chatId);
+    } else {
+      await journal.begin(key, { job: job.id!, snapshot: await snapshotChat(store, data.chatId) });
+    }
+    const outcome = await run(agency, data, context.signal, send);
+    if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
+    // The effects are complete: from now on a retry answers with this outcome and runs nothing.
+    // Recorded, the chat freed and the last event sent in one round trip.
+    await journal.end(key, job.id!, (multi) =>
+      multi
+        .set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400)
+        .publish(channel, JSON.stringify({ attempt, event: lastEvent(outcome) })),
+    );
+    return outcome;
+  } finally {
+    await lease.release();
+  }
+}
+
+function lastEvent(outcome: CallOutcome): AgencyStreamEvent {
+  return outcome.ok
+    ? { type: 'run_completed', result: outcome.result as AgencyResponse }
+    : { type: 'error', error: outcome.error };
+}
+
+async function run(
+  agency: import('../agency/agency.js').Agency,
+  data: CallJobData,
+  signal: AbortSignal,
+  send: (event: AgencyStreamEvent) => Promise<unknown>,
+): Promise<CallOutcome> {
+  const options = callOptions(data, signal);
+  try {
+    if (data.resume) {
+      const { state, approve, reject } = data.resume;
+      const result = await agency.resume(state, {
+        signal,
+        ...(data.context !== undefined ? { context: data.context } : {}),
+        ...(approve !== undefined ? { approve } : {}),
+        ...(reject !== undefined ? { reject } : {}),
+      });
+      return { ok: true, result };
+    }
+    if (!data.stream) return { ok: true, result: await agency.getResponse(data.message, options) };
+    let result: AgencyResponse | undefined;
+    for await (const event of agency.getResponseStream(data.message, options)) {
+      if (event.type === 'run_completed') result = event.result;
+      else if (event.type !== 'error') void send(event);
+    }
+    return { ok: true, result };
+  } catch (error) {
+    return { ok: false, error: errorInfo(error) };
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The executor of a server started with `--queue`: agency calls and ensemble runs go to the
+ * BullMQ queue and run on workers; the server only relays their events. The HTTP API is the same.
+ * @module
+ */
+import type { AgencyInput } from '../agency/input.js';
+import type { GetResponseOptions } from '../agency/agency.js';
+import type { AgencyStreamEvent } from '../agency/events.js';
+import type { AgencyResponse } from '../agency/result.js';
+import { HttpError, notFound } from '../server/errors.js';
+import type { CallExecutor, Executor } from '../server/executor.js';
+import type { ServerRegistry } from '../server/registry.js';
+import { newChatId } from '../server/context.js';
+import { QueueClient, type QueueClientOptions } from './client.js';
+import { QueueUnavailableError } from './connection.js';
+import { remoteError, type CallJobData } from './jobs.js';
+import { QueuedRuns } from './queuedRuns.js';
+
+/** The job data of a call from its options (the context must be JSON). */
+export function callData(
+  agency: string,
+  message: AgencyInput,
+  options: GetResponseOptions,
+  stream: boolean,
+): Omit<CallJobData, 'callId'> {
+  return {
+    agency,
+    chatId: options.chatId ?? newChatId(),
+    message,
+    stream,
+    ...(options.recipient !== undefined ? { recipient: options.recipient } : {}),
+    ...(options.context !== undefined ? { context: options.context } : {}),
+    ...(options.additionalInstructions !== undefined
+      ? { additionalInstructions: options.additionalInstructions }
+      : {}),
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+  };
+}
+
+/**
+ * Streams a queued call like `Agency.getResponseStream`: the last event is `run_completed`, or
+ * `error` after which the iterator throws that error.
+ */
+export async function* streamCall(
+  client: QueueClient,
+  data: Omit<CallJobData, 'callId'>,
+  signal?: AbortSignal,
+): AsyncGenerator<AgencyStreamEvent> {
+  for await (const event of client.call(data, signal)) {
+    yield event;
+    if (event.type === 'error') throw remoteError(event.error);
+  }
+}
+
+/** Resolves with a queued call's response, or throws its error. */
+export async function awaitCall(
+  client: QueueClient,
+  data: Omit<CallJobData, 'callId'>,
+  signal?: AbortSignal,
+): Promise<AgencyResponse> {
+  for await (const event of streamCall(client, data, signal)) {
+    if (event.type === 'run_completed') return event.result;
+  }
+  throw new QueueUnavailableError(
+    `The queued call to agency "${data.agency}" ended without a result. Send the message again.`,
+  );
+}
+
+function asHttp(error: unknown): unknown {
+  return error instanceof QueueUnavailableError
+    ? new HttpError(503, error.code, error.message)
+    : error;
+}
+
+/**
+ * Builds the queued executor of a server: `registry` says which agencies and ensembles exist (for
+ * 404s and listings); the work runs on workers started with the same configuration.
+ *
+ * @example
+ * ```ts
+ * const registry = await loadRegistry({ store });
+ * const executor = queuedExecutor(registry, { queue: 'redis://127.0.0.1:6379' });
+ * const server = await startServer({ registry, executor });
+ * ```
+ */
+export function queuedExecutor(
+  registry: ServerRegistry,
+  options: QueueClientOptions = {},
+): Executor & { readonly client: QueueClient } {
+  const client = new QueueClient(options);
+  const known = (agency: string) => {
+    if (!registry.agencies.has(agency)) {
+      throw notFound(
+        'AGENCY_NOT_FOUND',
+        `Agency "${agency}"`,
+        [...registry.agencies.keys()],
+        'Check the name (GET /agencies).',
+      );
+    }
+  };
+  const calls: CallExecutor = {
+    async getResponse(agency, message, callOptions) {
+      known(agency);
+      try {
+        return await awaitCall(
+          client,
+          callData(agency, message, callOptions, false),
+          callOptions.signal,
+        );
+      } catch (error) {
+        throw asHttp(error);
+      }
+    },
+    getResponseStream(agency, message, callOptions) {
+      known(agency);
+      return streamCall(client, callData(agency, message, callOptions, true), callOptions.signal);
+    },
+  };
+  return {
+    client,
+    calls,
+    runs: new QueuedRuns(client, registry.ensembles, registry.runs.store),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * `createWorker`: takes agency calls and ensemble runs from the BullMQ queue and runs them with a
+ * registry's agencies and ensembles. One chat (and one run) is worked on by one worker at a time:
+ * the worker holds the store's lease on it while the job runs, and a job whose chat is busy goes
+ * back to the queue (delayed) instead of running beside the other. A worker that dies leaves its
+ * jobs to BullMQ's stalled-job recovery; the retry starts from the stored threads (the chat
+ * journal, see `chatJournal.ts`) or the run's checkpoints, so nothing is written twice.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { DelayedError, Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AgencyStreamEvent } from '../agency/events.js';
+import { errorInfo } from '../errors.js';
+import type { CreateModel } from '../ensembles/agentModels.js';
+import { ConfigError } from '../errors.js';
+import type { ProfileRegistry } from '../models/profiles.js';
+import { holdLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
+import type { ThreadStore } from '../stores/types.js';
+import type { ServerRegistry } from '../server/registry.js';
+import { QUEUE_NAME, queueConnection, type QueueConnectionOptions } from './connection.js';
+import { JOB, type CallJobData, type RunJobData } from './jobs.js';
+import { processCall } from './processCall.js';
+import { processRun } from './processRun.js';
+
+/** Options of {@link createWorker}. */
+export interface CreateWorkerOptions extends QueueConnectionOptions {
+  /** The agencies, ensembles and run store to work with (the same configuration as the servers'). */
+  registry: ServerRegistry;
+  /** Jobs run at once by this worker (default 4). */
+  concurrency?: number;
+  /**
+   * How long a job's lock lives without renewal, in ms (default 10000): a worker that dies is
+   * noticed after about this long and its jobs are retried. Also the chat lease's time to live.
+   */
+  lockDurationMs?: number;
+  /** How often this worker looks for stalled jobs of dead workers (default lockDurationMs / 2). */
+  stalledIntervalMs?: number;
+  /** How many worker deaths one job survives before it fails (default 5). */
+  maxStalledCount?: number;
+  /** Profiles for ensembles' LLM agents (default: runEnsemble's). */
+  profiles?: () => Promise<ProfileRegistry>;
+  /** Makes ensemble agents' models (tests pass scripted ones). */
+  createModel?: CreateModel;
+  /** Told about each job as it ends (for logs). */
+  onJob?: (info: { id: string; name: string; ms: number; outcome: string }) => void;
+}
+
+/** A running worker. */
+export interface QueueWorker {
+  /** This worker's id (in BullMQ and in leases). */
+  readonly id: string;
+  /** The BullMQ worker. */
+  readonly worker: Worker;
+  /**
+   * Stops taking jobs; lets running ones finish within `graceMs` (default 10000), then hands the
+   * rest back to the queue (another worker continues them), and closes connections.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** What a job processor gets besides the job. */
+export interface JobContext {
+  readonly registry: ServerRegistry;
+  readonly redis: Redis;
+  readonly keys: ReturnType<typeof queueConnection>['keys'];
+  readonly options: CreateWorkerOptions;
+  readonly signal: AbortSignal;
+  /** Whether the abort came from a shutdown (hand the job back) rather than a cancellation. */
+  readonly handingBack: () => boolean;
+  /** Holds the lease `key` for this job, or re-queues the job (throws DelayedError) when busy. */
+  lease(store: ThreadStore, key: string): Promise<LeaseHandle>;
+  /** Re-queues the job to run again after `ms` (throws DelayedError). */
+  requeue(ms: number): Promise<never>;
+  /** Whether job `id` is still to run (waiting, delayed or running). */
+  pending(id: string): Promise<boolean>;
+}
+
+const PENDING_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+function checkStores(registry: ServerRegistry): void {
+  const stores = new Set<ThreadStore>([
+    registry.runs.store,
+    ...[...registry.agencies.values()].map((agency) => agency.threads.store),
+  ]);
+  for (const store of stores) {
+    if (store.kind !== 'redis' && store.kind !== 'postgres') {
+      throw new ConfigError(
+        `createWorker: the ${store.kind} store is not shared between processes. Workers and servers need one Redis or Postgres store: pass --store redis://... or postgres://... (and build agencies on it with createAgencies({ store })).`,
+      );
+    }
+  }
+}
+
+/**
+ * Starts a worker on the queue.
+ *
+ * @example
+ * ```ts
+ * const store = new PostgresStore({ connectionString: 'postgres://app@127.0.0.1/app' });
+ * const registry = createRegistry({ agencies: [support], store, ensembles: 'ensembles' });
+ * const worker = createWorker({ queue: 'redis://127.0.0.1:6379', registry, concurrency: 8 });
+ * process.on('SIGTERM', () => void worker.close());
+ * ```
+ */
+export function createWorker(options: CreateWorkerOptions): QueueWorker {
+  checkStores(options.registry);
+  const connection = queueConnection(options);
+  const lockDuration = options.lockDurationMs ?? 10_000;
+  const id = `worker_${randomUUID()}`;
+  const redis = connection.connect('commands');
+  const subscriber = connection.connect('blocking');
+  let handingBack = false;
+  const controllers = new Map<string, AbortController>();
+
+  const processor = async (job: Job, token?: string): Promise<unknown> => {
+    const controller = new AbortController();
+    controllers.set(job.id!, controller);
+    const started = Date.now();
+    const requeue = async (ms: number): Promise<never> => {
+      await job.moveToDelayed(Date.now() + ms, token);
+      throw new DelayedError();
+    };
+    const context: JobContext = {
+      registry: options.registry,
+      redis,
+      keys: connection.keys,
+      options,
+      signal: controller.signal,
+      handingBack: () => handingBack,
+      requeue,
+      async lease(store, key) {
+        if (!store.leases) {
+          throw new ConfigError(
+            `The ${store.kind} store has no leases; workers need a Redis or Postgres store.`,
+          );
+        }
+        try {
+          return await holdLease(store.leases, key, {
+            owner: `job:${job.id}`,
+            ttlMs: lockDuration,
+          });
+        } catch (error) {
+          if (error instanceof LeaseBusyError) return requeue(50);
+          throw error;
+        }
+      },
+      async pending(other) {
+        const found = await Job.fromId(worker, other);
+        return found ? PENDING_STATES.has(await found.getState()) : false;
+      },
+    };
+    let outcome = 'completed';
+    try {
+      if (job.name === JOB.call) return await processCall(job as Job<CallJobData>, context);
+      if (job.name === JOB.run) return await processRun(job as Job<RunJobData>, context);
+      throw new ConfigError(`Unknown job "${job.name}" in the Colloquy queue.`);
+    } catch (error) {
+      // Shutting down: the job goes back to the queue untouched; another worker continues it.
+      if (!(error instanceof DelayedError) && handingBack) await requeue(0);
+      outcome = error instanceof DelayedError ? 'requeued' : 'failed';
+      throw error;
+    } finally {
+      controllers.delete(job.id!);
+      options.onJob?.({ id: job.id!, name: job.name, ms: Date.now() - started, outcome });
+    }
+  };
+
+  // BullMQ does not close a connection it was given: closed with the worker below.
+  const blocking = connection.connect('blocking');
+  const worker = new Worker(QUEUE_NAME, processor, {
+    connection: blocking,
+    prefix: connection.prefix,
+    concurrency: options.concurrency ?? 4,
+    lockDuration,
+    stalledInterval: options.stalledIntervalMs ?? Math.max(1_000, Math.floor(lockDuration / 2)),
+    maxStalledCount: options.maxStalledCount ?? 5,
+    name: id,
+  });
+  worker.on('error', () => undefined);
+
+  // Cancellations are published to every worker; the one running the call aborts it.
+  void subscriber.subscribe(connection.keys.cancel).catch(() => undefined);
+  subscriber.on('message', (_channel: string, text: string) => {
+    const { callId, reason } = JSON.parse(text) as { callId: string; reason?: string };
+    controllers.get(callId)?.abort(new Error(reason ?? 'The call was cancelled.'));
+  });
+  subscriber.on('error', () => undefined);
+
+  let closing: Promise<void> | undefined;
+  return {
+    id,
+    worker,
+    close({ graceMs = 10_000 } = {}) {
+      closing ??= (async () => {
+        const done = worker.close();
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          done.then(() => false),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+        ]);
+        clearTimeout(timer);
+        if (late) {
+          handingBack = true;
+          for (const controller of controllers.values())
+            controller.abort(
+              new Error('The worker is shutting down; the job goes back to the queue.'),
+            );
+          await done;
+        }
+        for (const client of [subscriber, redis, blocking])
+          await client.quit().catch(() => client.disconnect());
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Publishes without waiting (ioredis keeps the order of commands on one connection). */
+export function publish(redis: Redis, channel: string, message: unknown): Promise<unknown> {
+  return redis.publish(channel, JSON.stringify(message)).catch(() => undefined);
+}
+
+/** The event a call's stream ends with when it failed. */
+export function errorEvent(error: unknown): AgencyStreamEvent {
+  return { type: 'error', error: errorInfo(error) };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { AgencyStreamEvent } from '../../src/agency/events.js';
+import type { AgencyResponse } from '../../src/agency/result.js';
+import { createApp } from '../../src/server/app.js';
+import { inProcessExecutor, type Executor } from '../../src/server/executor.js';
+import { createRegistry } from '../../src/server/registry.js';
+import { echoAgency } from './helpers.js';
+
+const response = (chatId: string): AgencyResponse => ({
+  finalOutput: 'from the executor',
+  chatId,
+  lastAgent: 'Front',
+  newItems: [],
+  usage: { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+});
+
+/** An executor that records what the routes asked of it and runs nothing. */
+function recordingExecutor() {
+  const calls: Array<{ kind: string; agency: string; message: unknown; chatId?: string }> = [];
+  const executor: Executor = {
+    calls: {
+      async getResponse(agency, message, options) {
+        calls.push({
+          kind: 'json',
+          agency,
+          message,
+          ...(options.chatId ? { chatId: options.chatId } : {}),
+        });
+        return response(options.chatId!);
+      },
+      async *getResponseStream(agency, message, options): AsyncGenerator<AgencyStreamEvent> {
+        calls.push({ kind: 'stream', agency, message });
+        yield { type: 'run_completed', result: response(options.chatId!) };
+      },
+    },
+    runs: {
+      start: async (name) => {
+        calls.push({ kind: 'run', agency: name, message: '' });
+        return { runId: 'r1', ensemble: name, status: 'running', turnCount: 0 };
+      },
+      resume: async () => {
+        throw new Error('not used');
+      },
+      state: async () => null,
+      async *follow() {},
+      close: async () => undefined,
+    },
+    close: async () => undefined,
+  };
+  return { executor, calls };
+}
+
+describe('the execution seam', () => {
+  it('routes send agency calls, streams and runs to the given executor', async () => {
+    const { executor, calls } = recordingExecutor();
+    const app = createApp({
+      registry: createRegistry({ agencies: [echoAgency('echo')] }),
+      executor,
+    });
+    const json = await app.request('/agencies/echo/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hi', chatId: 'c1' }),
+    });
+    expect(((await json.json()) as { finalOutput: string }).finalOutput).toBe('from the executor');
+    const stream = await app.request('/agencies/echo/responses/stream', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'streamed' }),
+    });
+    expect(await stream.text()).toContain('event: run_completed');
+    const completion = await app.request('/v1/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'echo', messages: [{ role: 'user', content: 'openai' }] }),
+    });
+    expect(((await completion.json()) as any).choices[0].message.content).toBe('from the executor');
+    const run = await app.request('/ensembles/any/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(run.status).toBe(202);
+    expect(calls).toEqual([
+      { kind: 'json', agency: 'echo', message: 'hi', chatId: 'c1' },
+      { kind: 'stream', agency: 'echo', message: 'streamed' },
+      expect.objectContaining({ kind: 'json', agency: 'echo', message: 'openai' }),
+      { kind: 'run', agency: 'any', message: '' },
+    ]);
+  });
+
+  it('an unknown agency is a 404 before the executor is asked', async () => {
+    const { executor, calls } = recordingExecutor();
+    const app = createApp({ registry: createRegistry({}), executor });
+    const res = await app.request('/agencies/nope/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hi' }),
+    });
+    expect(res.status).toBe(404);
+    expect(calls).toEqual([]);
+  });
+
+  it('the in-process executor runs the registry agency and 404s an unknown one', async () => {
+    const registry = createRegistry({ agencies: [echoAgency('echo')] });
+    const executor = inProcessExecutor(registry);
+    const result = await executor.calls.getResponse('echo', 'hello', { chatId: 'c2' });
+    expect(result.chatId).toBe('c2');
+    expect(typeof result.finalOutput).toBe('string');
+    expect(() => executor.calls.getResponse('missing', 'x', {})).toThrow(/Agency "missing"/);
+    expect(executor.runs).toBe(registry.runs);
+    await registry.close();
+  });
+});
