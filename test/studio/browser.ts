@@ -94,7 +94,11 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
 export function collectErrors(page: Page, ignore: RegExp[] = []): string[] {
   const errors: string[] = [];
   const keep = (text: string) => !ignore.some((pattern) => pattern.test(text)) && errors.push(text);
-  page.on('console', (message) => message.type() === 'error' && keep(message.text()));
+  page.on(
+    'console',
+    (message) =>
+      message.type() === 'error' && keep(`${message.text()} at ${message.location().url}`),
+  );
   page.on('pageerror', (error) => keep(`uncaught: ${error.message}`));
   return errors;
 }

@@ -4,7 +4,7 @@
  * completion reason. Pure, for the view and its tests.
  * @module
  */
-import type { ConversationResult, ConversationTurn, EnsembleEvent, ErrorInfo } from './types';
+import type { ConversationResult, ConversationTurn, EnsembleEvent, ErrorInfo } from './types.js';
 
 /** What the view shows of a run. */
 export interface EnsembleRunView {

@@ -10,7 +10,7 @@ import type {
   ErrorInfo,
   ProtocolItem,
   UsageSummary,
-} from './types';
+} from './types.js';
 
 /** One step of a run, in order. */
 export type RunEntry =

@@ -4,7 +4,7 @@
  * Pure, for the traces view and its tests.
  * @module
  */
-import type { Span } from './types';
+import type { Span } from './types.js';
 
 /** One row of the waterfall. */
 export interface WaterfallRow {
