@@ -38,14 +38,14 @@ The API itself works: try <a href="/agencies">/agencies</a>.</p></body>`;
 
 /** Options of {@link studioRoutes}. */
 export interface StudioRoutesOptions {
-  /** The built studio (default: {@link findStudioDir}). */
-  dir?: string;
+  /** The built studio (default: {@link findStudioDir}); null serves a page saying how to build it. */
+  dir?: string | null;
 }
 
 /** Routes serving the studio: `/`, `/studio`, `/studio/` and `/studio/assets/*`. */
 export function studioRoutes(options: StudioRoutesOptions = {}): Hono {
   const app = new Hono();
-  const dir = options.dir ?? findStudioDir();
+  const dir = options.dir === undefined ? findStudioDir() : options.dir;
   let page: Promise<string> | undefined;
   const index = async (c: import('hono').Context) => {
     if (!dir) return c.html(NOT_BUILT, 404);
