@@ -1,0 +1,166 @@
+/**
+ * Loads a user's agency module (`.ts`, `.mts`, `.js` or `.mjs`) for `colloquy chat`, `serve` and
+ * `dev`. TypeScript is compiled on the fly with tsx's `tsImport`, so it works from an installed
+ * copy of Colloquy, not only from a source checkout.
+ * @module
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Agency } from '../agency/agency.js';
+import { ConfigError } from '../errors.js';
+
+/** Options of {@link loadAgencyModule}. */
+export interface LoadAgencyModuleOptions {
+  /** Where a relative specifier starts (default `process.cwd()`). */
+  cwd?: string;
+  /** Import the module again, bypassing the module cache (for reloads; default false). */
+  fresh?: boolean;
+}
+
+/** What {@link loadAgencyModule} found. */
+export interface LoadedAgencyModule {
+  /** The absolute path of the module file. */
+  path: string;
+  /** The module's Agency exports by served name (or only the one `MODULE#export` names). */
+  agencies: Record<string, Agency>;
+  /** Every export of the module. */
+  exports: Record<string, unknown>;
+}
+
+const EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs'];
+const cache = new Map<string, Promise<Record<string, unknown>>>();
+
+/** Splits `MODULE#export` into the module and the export name (if any). */
+export function parseModuleSpecifier(specifier: string): { module: string; exportName?: string } {
+  const hash = specifier.lastIndexOf('#');
+  if (hash <= 0) return { module: specifier };
+  const exportName = specifier.slice(hash + 1);
+  return exportName === ''
+    ? { module: specifier.slice(0, hash) }
+    : { module: specifier.slice(0, hash), exportName };
+}
+
+/** The file a module specifier names: the file itself, with an added extension, or a folder's index. */
+export function resolveModuleFile(module: string, cwd: string): string {
+  const base = path.resolve(cwd, module);
+  const candidates = [
+    ...EXTENSIONS.map((ext) => base + ext),
+    ...EXTENSIONS.slice(1).map((ext) => path.join(base, `index${ext}`)),
+  ];
+  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  if (!found) {
+    throw new ConfigError(
+      `The agency module "${module}" names no file (looked in ${cwd} for ${path.basename(base)} with ` +
+        `${EXTENSIONS.slice(1).join(', ')} and ${path.basename(base)}/index.*). ` +
+        'Pass the path of a .ts or .js file that exports an Agency, e.g. colloquy chat ./agency.ts.',
+    );
+  }
+  return found;
+}
+
+/** Whether a value looks like an Agency (also an Agency from another copy of Colloquy). */
+export function isAgencyLike(value: unknown): value is Agency {
+  const candidate = value as Partial<Agency> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.getResponse === 'function' &&
+    typeof candidate.getResponseStream === 'function' &&
+    candidate.agents instanceof Map
+  );
+}
+
+async function importFile(file: string, fresh: boolean): Promise<Record<string, unknown>> {
+  const cached = fresh ? undefined : cache.get(file);
+  if (cached) return cached;
+  const loading = (async () => {
+    // tsImport registers a namespaced loader per call, so every call is a fresh instance.
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+  })();
+  cache.set(file, loading);
+  loading.catch(() => cache.delete(file));
+  return loading;
+}
+
+/**
+ * A module's own exports. A `.ts` file outside a `"type": "module"` package is compiled to
+ * CommonJS, and importing it gives `default` = `module.exports`; unwrap that to the real exports.
+ */
+export function ownExports(namespace: Record<string, unknown>): Record<string, unknown> {
+  const inner = namespace.default as Record<string, unknown> | null | undefined;
+  const compiled = typeof inner === 'object' && inner !== null && inner.__esModule === true;
+  const exports: Record<string, unknown> = compiled ? { ...inner } : { ...namespace };
+  delete exports.__esModule;
+  delete exports['module.exports'];
+  return exports;
+}
+
+function agenciesOf(
+  file: string,
+  exports: Record<string, unknown>,
+  exportName: string | undefined,
+): Record<string, Agency> {
+  if (exportName !== undefined) {
+    const value = exports[exportName];
+    if (!isAgencyLike(value)) {
+      const names = Object.keys(exports).filter((name) => isAgencyLike(exports[name]));
+      throw new ConfigError(
+        `${file} has no Agency export "${exportName}" (its Agency exports: ${names.join(', ') || 'none'}). ` +
+          `Pass one of them after "#", e.g. ${path.basename(file)}#${names[0] ?? 'default'}.`,
+      );
+    }
+    return {
+      [value.name === 'agency' && exportName !== 'default' ? exportName : value.name]: value,
+    };
+  }
+  const found: Record<string, Agency> = {};
+  const seen = new Set<unknown>();
+  for (const [name, value] of Object.entries(exports)) {
+    if (!isAgencyLike(value) || seen.has(value)) continue;
+    seen.add(value);
+    const served = value.name === 'agency' && name !== 'default' ? name : value.name;
+    if (found[served]) {
+      throw new ConfigError(
+        `${file} exports two agencies named "${served}". Give each a distinct name option, or pick one with ${path.basename(file)}#EXPORT.`,
+      );
+    }
+    found[served] = value;
+  }
+  if (Object.keys(found).length === 0) {
+    throw new ConfigError(
+      `${file} exports no Agency. Export one: export default new Agency({ name: 'support', entryPoints: [...] }).`,
+    );
+  }
+  return found;
+}
+
+/**
+ * Imports an agency module and returns its Agency exports.
+ *
+ * @example
+ * ```ts
+ * const { agencies } = await loadAgencyModule('./agency.ts#support');
+ * const [agency] = Object.values(agencies);
+ * ```
+ */
+export async function loadAgencyModule(
+  specifier: string,
+  options: LoadAgencyModuleOptions = {},
+): Promise<LoadedAgencyModule> {
+  const { module, exportName } = parseModuleSpecifier(specifier);
+  const file = resolveModuleFile(module, options.cwd ?? process.cwd());
+  let exports: Record<string, unknown>;
+  try {
+    exports = ownExports(await importFile(file, options.fresh ?? false));
+  } catch (error) {
+    throw new ConfigError(
+      `Could not import the agency module ${file}: ${(error as Error)?.message ?? String(error)}. ` +
+        'Fix the error in the module (run it with `npx tsx` to see the full stack).',
+      { cause: error },
+    );
+  }
+  return { path: file, agencies: agenciesOf(file, exports, exportName), exports };
+}
