@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { ColloquyError, ConfigError } from '../errors.js';
 import { createLogger, isLogLevel, LOG_LEVELS, setDefaultLogger } from '../logger.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerDevCommand } from './commands/dev.js';
+import { registerGraphCommand } from './commands/graph.js';
 import { registerEnsembleCommands } from './commands/ensembles.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerThreadsCommands } from './commands/threads.js';
@@ -41,6 +43,8 @@ export function buildProgram(): Command {
   registerThreadsCommands(program);
   registerEnsembleCommands(program);
   registerServeCommand(program);
+  registerDevCommand(program); // studio: dev server, Mermaid graph
+  registerGraphCommand(program);
   return program;
 }
 
