@@ -14,6 +14,7 @@ import {
   screenshot,
   startStudioServer,
 } from './browser.js';
+import { agencySpans } from './fixtures/spans.js';
 
 const skip = browserSkipReason();
 
@@ -189,13 +190,48 @@ describe.skipIf(skip !== null)('Colloquy Studio in Chromium', () => {
   it('shows traces or says how to get them', async () => {
     await open(`#/traces?agency=demo&chat=${chatId}`);
     await page.locator('.empty, [data-testid="waterfall"]').first().waitFor();
-    await screenshot(page, 'traces');
+    await screenshot(page, 'traces-live');
     // A server without a trace store answers /traces with 404: the view says so, no other error.
     const traces404 = errors.filter((e) => /status of 404/.test(e) && /\/traces\?/.test(e));
     if (traces404.length > 0)
       expect(await page.locator('.empty').textContent()).toContain('keeps no traces');
     errors.splice(0, errors.length, ...errors.filter((e) => !traces404.includes(e)));
     expect(errors).toEqual([]);
+  });
+
+  it('draws a trace as a waterfall (fixture spans through the /traces contract)', async () => {
+    const summary = {
+      traceId: 't1',
+      name: 'demo: Coordinator',
+      chatId,
+      startedAt: agencySpans[1]!.startedAt,
+      durationMs: 1000,
+      spanCount: agencySpans.length,
+      usage: { inputTokens: 48, outputTokens: 10, totalTokens: 58 },
+    };
+    await page.route(/\/traces(\?|$)/, (route) => route.fulfill({ json: { traces: [summary] } }));
+    await page.route(/\/traces\/t1$/, (route) =>
+      route.fulfill({ json: { trace: summary, spans: agencySpans } }),
+    );
+    await open(`#/traces?agency=demo&chat=${chatId}`);
+    await page.reload(); // the same hash again: load the page anew so it asks for /traces again
+    const waterfall = page.getByTestId('waterfall');
+    await waterfall.waitFor();
+    const rows = await waterfall
+      .locator('[role="row"][data-kind]')
+      .evaluateAll((all) => all.map((row) => row.getAttribute('data-kind')));
+    expect(rows).toEqual([
+      'agent',
+      'generation',
+      'send_message',
+      'agent',
+      'generation',
+      'generation',
+    ]);
+    expect(await waterfall.textContent()).toContain('30 / 5');
+    await screenshot(page, 'traces');
+    await page.unroute(/\/traces(\?|$)/);
+    await page.unroute(/\/traces\/t1$/);
   });
 
   it('works at phone width', async () => {

@@ -25,4 +25,3 @@ export function formatHash(route: Route): string {
   ).toString();
   return `#/${route.view}${params ? `?${params}` : ''}`;
 }
-

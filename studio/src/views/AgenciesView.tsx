@@ -5,6 +5,8 @@ import { Empty, Failure, Loading } from '../components/States';
 import type { AgencyGraph, AgentDetail } from '../lib/types';
 import { useApi } from '../lib/useApi';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function AgentPanel({ agent }: { agent: AgentDetail }) {
   return (
     <section className="panel" aria-labelledby="agent-title" data-testid="agent-panel">
@@ -96,7 +98,7 @@ export function AgenciesView({
         <div className="toolbar">
           <h1>{data.name}</h1>
           <span className="muted" data-testid="graph-summary">
-            {data.agents.length} agents · {data.flows.length} flows · entry:{' '}
+            {plural(data.agents.length, 'agent')} · {plural(data.flows.length, 'flow')} · entry:{' '}
             {data.entryPoints.join(', ')}
           </span>
           <button type="button" className="primary" onClick={onChat}>

@@ -25,7 +25,7 @@ function Waterfall({ traceId }: { traceId: string }) {
         <span role="columnheader">Span</span>
         <span role="columnheader">Timeline ({formatMs(totalMs)})</span>
         <span role="columnheader">Duration</span>
-        <span role="columnheader">Tokens</span>
+        <span role="columnheader">Tokens in / out</span>
       </div>
       {rows.map((row) => (
         <div
