@@ -14,6 +14,7 @@ import { createRegistry } from '../../src/server/registry.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
+import { approvalAgency } from '../server/approvalAgency.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -58,7 +59,10 @@ export async function closeBrowser(browser: { context: BrowserContext; profile: 
   rmSync(browser.profile, { recursive: true, force: true });
 }
 
-/** A server with the demo agency, the example ensembles and a temp SQLite store. */
+/**
+ * A server with the demo agency, `office` (a tool that needs approval), the example ensembles
+ * and a temp SQLite store.
+ */
 export async function startStudioServer(options: { apiKey?: string } = {}): Promise<{
   server: RunningServer;
   close: () => Promise<void>;
@@ -66,7 +70,10 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
   const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-studio-'));
   const store = new SqliteStore({ path: path.join(dir, 'studio.db') });
   const registry = createRegistry({
-    agencies: { demo: createDemoAgency({ threads: new ThreadManager({ store }) }) },
+    agencies: {
+      demo: createDemoAgency({ threads: new ThreadManager({ store }) }),
+      office: approvalAgency(store).agency,
+    },
     store,
     ownsStore: true,
     ensembles: path.join(root, 'examples', 'ensembles'),

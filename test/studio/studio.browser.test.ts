@@ -106,6 +106,25 @@ describe.skipIf(skip !== null)('Colloquy Studio in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('asks to approve a tool call, then resumes the call', async () => {
+    await open('#/chat?agency=office');
+    await page.getByRole('textbox', { name: 'Message' }).fill('Tidy up the reports.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const approvals = page.getByTestId('approvals');
+    await approvals.waitFor({ timeout: 20_000 });
+    expect(await approvals.textContent()).toContain('delete_reports by Clerk');
+    expect(await approvals.textContent()).toContain('{"year":2020}');
+    await screenshot(page, 'approvals');
+    const resume = approvals.getByRole('button', { name: 'Resume' });
+    expect(await resume.isDisabled()).toBe(true); // every call needs a decision first
+    await approvals.getByLabel('Approve').check();
+    await resume.click();
+    const final = page.getByTestId('final-answer');
+    await final.waitFor({ timeout: 20_000 });
+    expect(await final.textContent()).toContain('Front: Clerk: deleted 2020');
+    expect(errors).toEqual([]);
+  });
+
   it("shows the chat's threads side by side with their ids", async () => {
     await open(`#/threads?agency=demo&chat=${chatId}`);
     await page.getByTestId('threads').waitFor();
