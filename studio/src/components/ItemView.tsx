@@ -1,17 +1,7 @@
 /** One thread item drawn by its type: message, tool call, tool result, handoff, error. */
+import { itemKind } from '../lib/items';
 import { messageText, outputText } from '../lib/streamTree';
 import type { ThreadItem } from '../lib/types';
-
-export function itemKind(item: ThreadItem['item']): string {
-  if (item.type === 'function_call')
-    return String(item.name ?? '').startsWith('transfer_to_') ? 'handoff' : 'tool_call';
-  if (item.type === 'function_call_result') {
-    const text = outputText(item.output);
-    return /^(error|an error occurred)/i.test(text) ? 'error' : 'tool_result';
-  }
-  if (item.type === 'message' || (item.type === undefined && item.role)) return `message`;
-  return item.type ?? 'item';
-}
 
 export function ItemView({ entry }: { entry: ThreadItem }) {
   const { item, meta } = entry;

@@ -3,20 +3,12 @@ import { useEffect, useState } from 'react';
 import { ItemView } from '../components/ItemView';
 import { Empty, Failure, Loading } from '../components/States';
 import { api } from '../lib/api';
+import { compareThreads, participants } from '../lib/items';
 import type { Checkpoint, ThreadItem, ThreadRecord } from '../lib/types';
 
 interface Column {
   record: ThreadRecord;
   items: ThreadItem[];
-}
-
-/** `chat__A__B` → `A ↔ B` (`USER` is the user). */
-export function participants(threadId: string, chatId: string): string {
-  const rest = threadId.startsWith(`${chatId}__`) ? threadId.slice(chatId.length + 2) : threadId;
-  return rest
-    .split('__')
-    .map((part) => (part === 'USER' ? 'User' : part))
-    .join(' ↔ ');
 }
 
 export function ThreadsView({
@@ -55,13 +47,7 @@ export function ThreadsView({
         }),
       );
       // The user's thread first, then pair threads by id.
-      loaded.sort((a, b) =>
-        a.record.threadId.endsWith('__USER') === b.record.threadId.endsWith('__USER')
-          ? a.record.threadId.localeCompare(b.record.threadId)
-          : a.record.threadId.endsWith('__USER')
-            ? -1
-            : 1,
-      );
+      loaded.sort((a, b) => compareThreads(a.record.threadId, b.record.threadId));
       if (!stale) setColumns(loaded);
     })().catch((e: unknown) => !stale && setError(e));
     return () => {
