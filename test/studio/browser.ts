@@ -15,6 +15,7 @@ import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 import { approvalAgency } from '../server/approvalAgency.js';
+import { echoAgency } from '../server/helpers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -60,8 +61,8 @@ export async function closeBrowser(browser: { context: BrowserContext; profile: 
 }
 
 /**
- * A server with the demo agency, `office` (a tool that needs approval), the example ensembles
- * and a temp SQLite store.
+ * A server with the demo agency, `office` (a tool that needs approval), `slow` (a helper that
+ * takes 10 s), the example ensembles and a temp SQLite store.
  */
 export async function startStudioServer(options: { apiKey?: string } = {}): Promise<{
   server: RunningServer;
@@ -73,6 +74,7 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
     agencies: {
       demo: createDemoAgency({ threads: new ThreadManager({ store }) }),
       office: approvalAgency(store).agency,
+      slow: echoAgency('slow', store, 10_000),
     },
     store,
     ownsStore: true,

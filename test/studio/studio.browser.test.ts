@@ -125,6 +125,19 @@ describe.skipIf(skip !== null)('Colloquy Studio in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('aborts a running call', async () => {
+    await open('#/chat?agency=slow');
+    await page.getByRole('textbox', { name: 'Message' }).fill('Take your time.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    // The helper's run has started (it takes 10 s): abort the call.
+    await page.locator('[data-testid="run"][data-agent="Helper"]').waitFor();
+    await page.getByRole('button', { name: 'Abort' }).click();
+    await page.getByText('Aborted: the agency stopped this call.').waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId('final-answer').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it("shows the chat's threads side by side with their ids", async () => {
     await open(`#/threads?agency=demo&chat=${chatId}`);
     await page.getByTestId('threads').waitFor();

@@ -7,6 +7,7 @@ import { Approvals } from '../components/Approvals';
 import { RunTree } from '../components/RunTree';
 import { Empty, Failure } from '../components/States';
 import { api, describeError, streamEvents } from '../lib/api';
+import { isUserThread } from '../lib/items';
 import { applyEvent, emptyTree, messageText, type StreamTree } from '../lib/streamTree';
 import type {
   AgencyListEntry,
@@ -37,7 +38,7 @@ async function loadHistory(
   const { threads } = await api<{ threads: ThreadRecord[] }>(
     `/chats/${encodeURIComponent(chatId)}/threads`,
   );
-  const userThreads = threads.filter((t) => t.threadId.endsWith('__USER'));
+  const userThreads = threads.filter((t) => isUserThread(t.threadId));
   const lines: Array<{ role: string; text: string; agent?: string; at: string }> = [];
   for (const thread of userThreads) {
     const { items } = await api<{ items: ThreadItem[] }>(
