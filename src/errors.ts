@@ -22,7 +22,8 @@ export type ColloquyErrorCode =
   | 'ENSEMBLE_RUN_ERROR'
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
-  | 'CHECKPOINT_STALE';
+  | 'CHECKPOINT_STALE'
+  | 'LEASE_BUSY';
 
 /** Options shared by every Colloquy error. */
 export interface ColloquyErrorOptions {

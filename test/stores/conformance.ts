@@ -16,6 +16,7 @@ import type { ThreadStore } from '../../src/stores/types.js';
 import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
+import { leaseTests } from './conformance/leases.js';
 import { readTests } from './conformance/read.js';
 import { sessionTests } from './conformance/session.js';
 
@@ -60,5 +61,6 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     forkTests(store);
     checkpointTests(store);
     sessionTests(store);
+    leaseTests(store);
   });
 }
