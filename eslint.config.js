@@ -7,6 +7,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    files: ['studio/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       // User input is never evaluated as code (conditions are CEL).

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    globalSetup: ['test/setup/services.ts'],
+    globalSetup: ['test/setup/services.ts', 'test/setup/studio.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

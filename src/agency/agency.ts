@@ -28,6 +28,7 @@ import { surfacedError } from './errorCauses.js';
 import type { AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
 import { resolveInstructions } from './instructions.js';
+import { agencyToMermaid, type MermaidOptions } from './mermaid.js';
 import type { AgencyResponse } from './result.js';
 import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { describeEntryPoints, route, type EntryRouter } from './router.js';
@@ -290,6 +291,11 @@ export class Agency implements AgencyRuntime {
     return [...this.#graph.recipients].flatMap(([sender, list]) =>
       list.map((recipient): [string, string] => [sender, recipient]),
     );
+  }
+
+  /** The agency as a Mermaid flowchart (see {@link agencyToMermaid}), e.g. for a README. */
+  toMermaid(options: MermaidOptions = {}): string {
+    return agencyToMermaid(this, options);
   }
 
   recipientsOf(sender: string): readonly string[] {

@@ -62,6 +62,17 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/serve.js')).registerServeCommand,
   },
   {
+    usage: ['dev [module]'],
+    description:
+      'Serve your agencies module with the API and the studio, reloading when the file changes.',
+    load: async () => (await import('./commands/dev.js')).registerDevCommand,
+  },
+  {
+    usage: ['graph <module>'],
+    description: "Print an agencies module's agency as a Mermaid diagram.",
+    load: async () => (await import('./commands/graph.js')).registerGraphCommand,
+  },
+  {
     usage: ['worker [module]'],
     description:
       'Run agency calls and ensemble runs from a BullMQ queue on Redis (scale out with colloquy serve --queue).',

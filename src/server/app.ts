@@ -16,10 +16,15 @@ import { InFlight } from './inflight.js';
 import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
+import { agencyGraphRoutes } from './routes/agencyGraph.js';
+import { approvalRoutes } from './routes/approvals.js';
+import { chatListRoutes } from './routes/chatList.js';
+import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { traceRoutes } from './routes/traces.js';
+import { studioRoutes } from './studio.js';
 
 /** The default request body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -116,6 +121,7 @@ export function createApp(options: AppOptions): Hono {
   app.get('/health', (c) =>
     c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
   );
+  app.route('/', studioRoutes()); // the page needs no key: it asks for one
   if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
   // Uploads (multipart) are taken only where a route reads them; cross-origin pages are refused above.
   app.use('*', requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/responses(\/stream)?$/] }));
@@ -128,6 +134,10 @@ export function createApp(options: AppOptions): Hono {
   );
 
   app.route('/agencies', agencyRoutes(context));
+  app.route('/agencies', agencyGraphRoutes(context)); // studio: graph, resume after approvals
+  app.route('/agencies', approvalRoutes(context));
+  app.route('/', chatListRoutes(context));
+  app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));

@@ -1,0 +1,154 @@
+/**
+ * `colloquy dev`: serves an agency module (or the project's agencies, or the demo agency) with
+ * the API and the studio, and reloads the module when a file next to it changes: the new
+ * agencies are served by a fresh server on the same port; a module that fails to load leaves the
+ * running one in place.
+ * @module
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { createDemoAgency } from '../demo/demoAgency.js';
+import { createRegistry, readConfig, type ServerRegistry } from '../server/registry.js';
+import { startServer, type RunningServer } from '../server/serve.js';
+import { openStore } from '../stores/openStore.js';
+import { ThreadManager } from '../threads/threadManager.js';
+import { loadAgencyModule } from './loadModule.js';
+
+/** Options of {@link startDevServer}. Every field is optional. */
+export interface DevServerOptions {
+  /** The agency module, `path[#export]` (default: the config's `agencies:`, else the demo agency). */
+  module?: string;
+  /** Port (default 8787; 0 picks a free one, kept across reloads). */
+  port?: number;
+  /** Host (default 127.0.0.1). */
+  host?: string;
+  /** API key clients and the studio must send (default: none on loopback). */
+  apiKey?: string;
+  /** The colloquy.yaml (default ./colloquy.yaml if any): store and ensembles directory. */
+  config?: string;
+  /** Reload when files change (default true). */
+  watch?: boolean;
+  /** How long to wait for more changes before reloading, in ms (default 150). */
+  debounceMs?: number;
+  /** Where relative paths start (default `process.cwd()`). */
+  cwd?: string;
+  /** Told about reloads and failed reloads (default: nothing). */
+  onReload?: (event: DevReloadEvent) => void;
+}
+
+/** What {@link DevServerOptions.onReload} hears. */
+export type DevReloadEvent =
+  | { type: 'reloaded'; agencies: string[]; changed: string }
+  | { type: 'reload_failed'; error: Error; changed: string };
+
+/** A running dev server. */
+export interface DevServer {
+  /** The URL of the studio (and the API). */
+  readonly url: string;
+  /** The agencies served now. */
+  readonly agencies: string[];
+  /** The directory watched, if any. */
+  readonly watching: string | undefined;
+  /** Loads the module again and restarts the server with it (what a file change does). */
+  reload(changed?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const WATCHED = /\.(ts|mts|cts|js|mjs|cjs|json|md|ya?ml)$/;
+const IGNORED = /(^|[\\/])(node_modules|\.git|\.colloquy|dist)([\\/]|$)/;
+
+async function buildRegistry(options: DevServerOptions, cwd: string): Promise<ServerRegistry> {
+  const config = await readConfig(options.config ?? cwd);
+  const store = await openStore(config.store);
+  const ensembles = path.resolve(config.baseDir, config.ensembles_dir);
+  const spec =
+    options.module ?? (config.agencies ? path.resolve(config.baseDir, config.agencies) : undefined);
+  const agencies = spec
+    ? (await loadAgencyModule(spec, { cwd, fresh: true })).agencies
+    : { demo: createDemoAgency({ threads: new ThreadManager({ store }) }) };
+  return createRegistry({ agencies, store, ownsStore: true, ensembles });
+}
+
+/**
+ * Starts the dev server.
+ *
+ * @example
+ * ```ts
+ * const dev = await startDevServer({ module: './agencies.ts', port: 0 });
+ * console.log(`Studio: ${dev.url}/`);
+ * ```
+ */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const cwd = options.cwd ?? process.cwd();
+  const start = async (registry: ServerRegistry, port: number) =>
+    startServer({
+      registry,
+      port,
+      host: options.host ?? '127.0.0.1',
+      handleSignals: false,
+      gracePeriodMs: 1000,
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    });
+  let registry = await buildRegistry(options, cwd);
+  let server: RunningServer;
+  try {
+    server = await start(registry, options.port ?? 8787);
+  } catch (error) {
+    await registry.close();
+    throw error;
+  }
+  const port = server.port;
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const reload = (changed = '(manual)'): Promise<void> => {
+    queue = queue.then(async () => {
+      if (closed) return;
+      let next: ServerRegistry;
+      try {
+        next = await buildRegistry(options, cwd);
+      } catch (error) {
+        options.onReload?.({ type: 'reload_failed', error: error as Error, changed });
+        return;
+      }
+      await server.close();
+      await registry.close();
+      registry = next;
+      server = await start(registry, port);
+      options.onReload?.({ type: 'reloaded', agencies: [...registry.agencies.keys()], changed });
+    });
+    return queue;
+  };
+
+  const dir = options.module
+    ? path.dirname(path.resolve(cwd, options.module.replace(/#[^#]*$/, '')))
+    : undefined;
+  let watcher: FSWatcher | undefined;
+  if (dir && (options.watch ?? true)) {
+    let timer: NodeJS.Timeout | undefined;
+    watcher = watch(dir, { recursive: true }, (_event, file) => {
+      const name = file?.toString() ?? '';
+      if (!WATCHED.test(name) || IGNORED.test(name)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload(name), options.debounceMs ?? 150);
+    });
+  }
+
+  return {
+    get url() {
+      return server.url;
+    },
+    get agencies() {
+      return [...registry.agencies.keys()];
+    },
+    watching: watcher ? dir : undefined,
+    reload,
+    async close() {
+      closed = true;
+      watcher?.close();
+      await queue;
+      await server.close();
+      await registry.close();
+    },
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * Chat: send a message to an agency and watch the tagged stream live; abort; continue a chat;
+ * approve or reject pending tool calls and resume.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Approvals } from '../components/Approvals';
+import { RunTree } from '../components/RunTree';
+import { Empty, Failure } from '../components/States';
+import { api, describeError, streamEvents } from '../lib/api';
+import { isUserThread } from '../lib/items';
+import { applyEvent, emptyTree, messageText, type StreamTree } from '../lib/streamTree';
+import type {
+  AgencyListEntry,
+  AgencyResponse,
+  AgencyStreamEvent,
+  ThreadItem,
+  ThreadRecord,
+} from '../lib/types';
+
+interface Turn {
+  message: string;
+  tree: StreamTree;
+  aborted?: boolean;
+  failure?: string;
+  resumed?: AgencyResponse[];
+}
+
+function finalText(result: AgencyResponse): string {
+  return typeof result.finalOutput === 'string'
+    ? result.finalOutput
+    : JSON.stringify(result.finalOutput, null, 2);
+}
+
+/** The user-facing messages of a chat so far: its user threads' messages, oldest first. */
+async function loadHistory(
+  chatId: string,
+): Promise<Array<{ role: string; text: string; agent?: string }>> {
+  const { threads } = await api<{ threads: ThreadRecord[] }>(
+    `/chats/${encodeURIComponent(chatId)}/threads`,
+  );
+  const userThreads = threads.filter((t) => isUserThread(t.threadId));
+  const lines: Array<{ role: string; text: string; agent?: string; at: string }> = [];
+  for (const thread of userThreads) {
+    const { items } = await api<{ items: ThreadItem[] }>(
+      `/threads/${encodeURIComponent(thread.threadId)}`,
+    );
+    for (const { item, meta } of items) {
+      if (item.type !== undefined && item.type !== 'message') continue;
+      const text = messageText(item.content);
+      if (text)
+        lines.push({
+          role: String(item.role),
+          text,
+          agent: meta?.agent,
+          at: meta?.createdAt ?? '',
+        });
+    }
+  }
+  return lines.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+export function ChatView({
+  agency,
+  chatId,
+  onChatId,
+}: {
+  agency: AgencyListEntry | undefined;
+  chatId: string | undefined;
+  onChatId: (chatId: string | undefined) => void;
+}) {
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [history, setHistory] = useState<Array<{ role: string; text: string; agent?: string }>>([]);
+  const [historyError, setHistoryError] = useState<unknown>();
+  const [draft, setDraft] = useState('');
+  const [recipient, setRecipient] = useState('');
+  const [busy, setBusy] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+  const ownChat = useRef<string | undefined>(undefined);
+
+  useEffect(() => {
+    if (chatId !== undefined && chatId === ownChat.current) return;
+    ownChat.current = chatId;
+    setTurns([]);
+    setHistory([]);
+    setHistoryError(undefined);
+    if (chatId === undefined) return;
+    loadHistory(chatId).then(setHistory, setHistoryError);
+  }, [chatId]);
+
+  if (!agency) return <Empty title="Pick an agency on the left to chat with it." />;
+
+  const send = async () => {
+    const message = draft.trim();
+    if (!message || busy) return;
+    setDraft('');
+    setBusy(true);
+    const abort = new AbortController();
+    controller.current = abort;
+    const index = turns.length;
+    setTurns((all) => [...all, { message, tree: emptyTree() }]);
+    const update = (change: (turn: Turn) => Turn) =>
+      setTurns((all) => all.map((turn, i) => (i === index ? change(turn) : turn)));
+    try {
+      const res = await streamEvents<AgencyStreamEvent>(
+        `/agencies/${encodeURIComponent(agency.name)}/responses/stream`,
+        { message, ...(chatId ? { chatId } : {}), ...(recipient ? { recipient } : {}) },
+        (event) => update((turn) => ({ ...turn, tree: applyEvent(turn.tree, event) })),
+        abort.signal,
+      );
+      const created = res.headers.get('x-colloquy-chat-id');
+      if (created && created !== chatId) {
+        ownChat.current = created;
+        onChatId(created);
+      }
+    } catch (error) {
+      if (abort.signal.aborted) update((turn) => ({ ...turn, aborted: true }));
+      else update((turn) => ({ ...turn, failure: describeError(error) }));
+    } finally {
+      setBusy(false);
+      controller.current = null;
+    }
+  };
+
+  const resume = async (index: number, state: string, approve: string[], reject: string[]) => {
+    setBusy(true);
+    try {
+      const result = await api<AgencyResponse>(
+        `/agencies/${encodeURIComponent(agency.name)}/resume`,
+        {
+          state,
+          approve,
+          reject,
+        },
+      );
+      setTurns((all) =>
+        all.map((turn, i) =>
+          i === index ? { ...turn, resumed: [...(turn.resumed ?? []), result] } : turn,
+        ),
+      );
+    } catch (error) {
+      setTurns((all) =>
+        all.map((turn, i) => (i === index ? { ...turn, failure: describeError(error) } : turn)),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="chat">
+      <div className="toolbar">
+        <h1>Chat with {agency.name}</h1>
+        <span className="muted" data-testid="chat-id">
+          {chatId ? (
+            <>
+              chat <code>{chatId}</code>
+            </>
+          ) : (
+            'new chat'
+          )}
+        </span>
+        <button type="button" onClick={() => onChatId(undefined)} disabled={busy}>
+          New chat
+        </button>
+      </div>
+      <div className="transcript" aria-live="polite" data-testid="transcript">
+        {historyError ? <Failure error={historyError} /> : null}
+        {history.map((line, i) => (
+          <div key={`h${i}`} className={`bubble bubble-${line.role}`} data-testid="history-message">
+            <span className="who">
+              {line.role === 'user' ? 'You' : (line.agent ?? 'assistant')}
+            </span>
+            <div>{line.text}</div>
+          </div>
+        ))}
+        {turns.length === 0 && history.length === 0 ? (
+          <Empty title="No messages yet.">
+            Type a message below and press Send (or Ctrl+Enter). You will see each agent's run,
+            nested under the send_message that started it, as it streams.
+          </Empty>
+        ) : null}
+        {turns.map((turn, i) => {
+          const last = turn.resumed?.[turn.resumed.length - 1] ?? turn.tree.result;
+          return (
+            <div key={i} className="turn" data-testid="turn">
+              <div className="bubble bubble-user">
+                <span className="who">You</span>
+                <div>{turn.message}</div>
+              </div>
+              <RunTree tree={turn.tree} />
+              {turn.aborted ? (
+                <div className="notice">Aborted: the agency stopped this call.</div>
+              ) : null}
+              {turn.failure ? (
+                <div className="error-text" role="alert">
+                  {turn.failure}
+                </div>
+              ) : null}
+              {turn.tree.error ? (
+                <div className="error-text" role="alert">
+                  {turn.tree.error.message}
+                </div>
+              ) : null}
+              {last?.interruptions?.length && last.state ? (
+                <Approvals
+                  pending={last.interruptions}
+                  busy={busy}
+                  onResume={(approve, reject) => void resume(i, last.state!, approve, reject)}
+                />
+              ) : last ? (
+                <div className="bubble bubble-assistant final" data-testid="final-answer">
+                  <span className="who">{last.lastAgent}</span>
+                  <div>{finalText(last)}</div>
+                  <span className="muted small">
+                    {last.usage.totalTokens} tokens · {last.usage.requests} model calls
+                  </span>
+                </div>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+      <form
+        className="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        {agency.entryPoints.length > 1 ? (
+          <label className="inline">
+            To
+            <select value={recipient} onChange={(event) => setRecipient(event.target.value)}>
+              <option value="">{agency.entryPoints[0]} (default)</option>
+              {agency.entryPoints.slice(1).map((name) => (
+                <option key={name}>{name}</option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label className="grow">
+          <span className="sr-only">Message</span>
+          <textarea
+            rows={2}
+            placeholder={`Message ${agency.name}…`}
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                event.preventDefault();
+                void send();
+              }
+            }}
+            name="message"
+          />
+        </label>
+        {busy && controller.current ? (
+          <button type="button" className="danger" onClick={() => controller.current?.abort()}>
+            Abort
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={busy || draft.trim() === ''}>
+            Send
+          </button>
+        )}
+      </form>
+    </div>
+  );
+}

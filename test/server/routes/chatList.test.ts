@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeChats } from '../../../src/server/routes/chatList.js';
+import type { ThreadRecord } from '../../../src/stores/types.js';
+import { echoAgency, json, listen, post } from '../helpers.js';
+
+const record = (
+  threadId: string,
+  chatId: string | null,
+  at: string,
+  extra: Partial<ThreadRecord> = {},
+): ThreadRecord => ({
+  threadId,
+  chatId,
+  version: 2,
+  metadata: {},
+  forkedFrom: null,
+  createdAt: at,
+  updatedAt: at,
+  ...extra,
+});
+
+describe('summarizeChats', () => {
+  it('groups threads by chat, newest first, leaving out archives, workflows and chat-less threads', () => {
+    const chats = summarizeChats([
+      record('a__X__USER', 'a', '2026-01-01T00:00:01Z'),
+      record('a__X__Y', 'a', '2026-01-01T00:00:03Z', { version: 4 }),
+      record('a__X__USER~reset~1', 'a', '2026-01-01T00:00:09Z'),
+      record('b__X__USER', 'b', '2026-01-01T00:00:02Z'),
+      record('run1::main', 'run1', '2026-01-01T00:00:05Z', { metadata: { kind: 'workflow' } }),
+      record('loose', null, '2026-01-01T00:00:06Z'),
+    ]);
+    expect(chats).toEqual([
+      {
+        chatId: 'a',
+        threads: 2,
+        items: 6,
+        createdAt: '2026-01-01T00:00:01Z',
+        updatedAt: '2026-01-01T00:00:03Z',
+      },
+      {
+        chatId: 'b',
+        threads: 1,
+        items: 2,
+        createdAt: '2026-01-01T00:00:02Z',
+        updatedAt: '2026-01-01T00:00:02Z',
+      },
+    ]);
+  });
+});
+
+describe('GET /chats', () => {
+  it("lists an agency's chats", async () => {
+    const server = await listen({ agencies: [echoAgency()] });
+    await post(`${server.url}/agencies/echo/responses`, { message: 'one', chatId: 'c1' });
+    await post(`${server.url}/agencies/echo/responses`, { message: 'two', chatId: 'c2' });
+    const res = await fetch(`${server.url}/chats?agency=echo`);
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.agency).toBe('echo');
+    expect(body.chats.map((c: { chatId: string }) => c.chatId).sort()).toEqual(['c1', 'c2']);
+    expect(body.chats[0].threads).toBe(2);
+    const limited = await json(await fetch(`${server.url}/chats?agency=echo&limit=1`));
+    expect(limited.chats).toHaveLength(1);
+  });
+
+  it('needs an agency name that is served', async () => {
+    const server = await listen({ agencies: [echoAgency()] });
+    const missing = await fetch(`${server.url}/chats`);
+    expect(missing.status).toBe(400);
+    expect((await json(missing)).error.path).toBe('agency');
+    expect((await fetch(`${server.url}/chats?agency=nope`)).status).toBe(404);
+  });
+});

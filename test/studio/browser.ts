@@ -1,0 +1,124 @@
+/**
+ * Helpers of the browser tests: Debian's Chromium driven by playwright-core (headless, a fresh
+ * profile, no background networking), a loopback server with the demo agency on its scripted
+ * models, the example ensembles and a temp SQLite store, and screenshots under
+ * `test-output/studio/`.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createDemoAgency } from '../../src/demo/demoAgency.js';
+import { createRegistry } from '../../src/server/registry.js';
+import { startServer, type RunningServer } from '../../src/server/serve.js';
+import { SqliteStore } from '../../src/stores/sqlite.js';
+import { ThreadManager } from '../../src/threads/threadManager.js';
+import { approvalAgency } from '../server/approvalAgency.js';
+import { echoAgency } from '../server/helpers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Where the browser is; `COLLOQUY_CHROMIUM` overrides. */
+export const CHROMIUM = process.env.COLLOQUY_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why browser tests skip (null when Chromium is there). Under CI=true a missing browser is a failure. */
+export function browserSkipReason(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const reason = `Chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set COLLOQUY_CHROMIUM.`;
+  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
+  console.warn(`[studio browser tests skipped] ${reason}`);
+  return reason;
+}
+
+/** The flags the browser runs with: headless, no sandbox (containers), nothing reaching the network. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** A browser context on a fresh profile; close it with {@link closeBrowser}. */
+export async function openBrowser(): Promise<{ context: BrowserContext; profile: string }> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'colloquy-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  return { context, profile };
+}
+
+export async function closeBrowser(browser: { context: BrowserContext; profile: string }) {
+  await browser.context.close();
+  rmSync(browser.profile, { recursive: true, force: true });
+}
+
+/**
+ * A server with the demo agency, `office` (a tool that needs approval), `slow` (a helper that
+ * takes 10 s), the example ensembles and a temp SQLite store.
+ */
+export async function startStudioServer(options: { apiKey?: string } = {}): Promise<{
+  server: RunningServer;
+  close: () => Promise<void>;
+}> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-studio-'));
+  const store = new SqliteStore({ path: path.join(dir, 'studio.db') });
+  const registry = createRegistry({
+    agencies: {
+      demo: createDemoAgency({ threads: new ThreadManager({ store }) }),
+      office: approvalAgency(store).agency,
+      slow: echoAgency('slow', store, 10_000),
+    },
+    store,
+    ownsStore: true,
+    ensembles: path.join(root, 'examples', 'ensembles'),
+  });
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    registry,
+    handleSignals: false,
+    gracePeriodMs: 500,
+    env: {},
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  });
+  return {
+    server,
+    close: async () => {
+      await server.close();
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Errors the page logged (console errors and uncaught exceptions), collected from now on. */
+export function collectErrors(page: Page, ignore: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  const keep = (text: string) => !ignore.some((pattern) => pattern.test(text)) && errors.push(text);
+  page.on(
+    'console',
+    (message) =>
+      message.type() === 'error' && keep(`${message.text()} at ${message.location().url}`),
+  );
+  page.on('pageerror', (error) => keep(`uncaught: ${error.message}`));
+  return errors;
+}
+
+/** Where screenshots go (gitignored). */
+export const SCREENSHOTS = path.join(root, 'test-output', 'studio');
+
+/** Saves a full-page screenshot as `test-output/studio/<name>.png` and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
