@@ -28,7 +28,8 @@ export type LibraryErrorCode =
   | 'ENSEMBLE_RUN_ERROR'
   | 'REPLAY_MISMATCH'
   | 'ABORTED'
-  | 'CHECKPOINT_STALE';
+  | 'CHECKPOINT_STALE'
+  | 'LEASE_BUSY';
 
 /** Codes of the errors only the HTTP server raises, about one request. */
 export type RequestErrorCode =

@@ -87,6 +87,8 @@ export type { CallbackStoreOptions, SerializedThread } from './stores/callback.j
 export { withRetry, isTransient } from './stores/retrying.js';
 export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
+export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
+export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
 export {
   archiveThreadId,
   checkFork,

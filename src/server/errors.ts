@@ -46,6 +46,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_NOT_FOUND: 404,
   // The request conflicts with the current state: re-read and retry.
   THREAD_CONFLICT: 409,
+  LEASE_BUSY: 409,
   CHECKPOINT_STALE: 409,
   RUN_EXISTS: 409,
   RUN_ACTIVE: 409,

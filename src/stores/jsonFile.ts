@@ -10,6 +10,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { ColloquyError, SerializationError } from '../errors.js';
 import { parseSerializedThread, type SerializedThread } from './callback.js';
 import { checkpointExists, checkpointTime, storeFailure } from './common.js';
+import { leasesInProcess, type MemoryLeases } from './lease.js';
 import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
 
@@ -65,7 +66,11 @@ export class JsonFileStore extends WholeThreadStore {
     this.#threadsDir = path.join(opts.dir, 'threads');
     this.#checkpointsDir = path.join(opts.dir, 'checkpoints');
     this.#fsync = opts.fsync;
+    this.leases = leasesInProcess(`jsonfile:${path.resolve(opts.dir)}`);
   }
+
+  /** Leases shared by the store objects of this process that open the same directory. */
+  readonly leases: MemoryLeases;
 
   protected async loadThread(threadId: string): Promise<SerializedThread | null> {
     const file = path.join(this.#threadsDir, encodeFileName(threadId));

@@ -5,6 +5,7 @@
  */
 import { ConflictError } from '../errors.js';
 import type { ThreadItem } from './item.js';
+import { MemoryLeases } from './lease.js';
 import {
   archiveThreadId,
   checkFork,
@@ -52,6 +53,8 @@ function version(state: ThreadState): number {
  */
 export class MemoryStore implements ThreadStore {
   readonly kind = 'memory';
+  /** Leases of this store object (one process). */
+  readonly leases = new MemoryLeases();
   readonly #threads = new Map<string, ThreadState>();
   readonly #checkpoints = new CheckpointBook();
 

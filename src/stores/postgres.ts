@@ -18,6 +18,7 @@ import {
   threadNotFound,
   TRANSIENT_NETWORK_CODES,
 } from './common.js';
+import { PostgresLeases } from './postgresLeases.js';
 import { migrateSchema } from './postgresMigrations.js';
 import {
   postgresStatements,
@@ -83,6 +84,8 @@ export class PostgresStore implements ThreadStore {
   readonly #sql: PostgresStatements;
   #ready: Promise<void> | undefined;
   #closed = false;
+  /** Leases seen by every process using the same database and schema. */
+  readonly leases: PostgresLeases;
 
   constructor(options: PostgresStoreOptions = {}) {
     const schema = options.schema ?? 'public';
@@ -93,6 +96,9 @@ export class PostgresStore implements ThreadStore {
     }
     this.#schema = schema;
     this.#sql = postgresStatements(schema);
+    this.leases = new PostgresLeases(schema, (operation, sql, params) =>
+      this.#query(operation, sql, params),
+    );
     this.#owned = options.pool === undefined;
     this.#pool =
       options.pool ??

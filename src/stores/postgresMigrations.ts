@@ -8,6 +8,7 @@
  *
  * Changelog:
  * - 1: threads, segments, items and checkpoints.
+ * - 2: leases (key, owner, expiry by the server's clock).
  * @module
  */
 import { StoreError } from '../errors.js';
@@ -51,6 +52,12 @@ export const postgresMigrations: readonly string[] = [
      body text NOT NULL
    );
    CREATE INDEX colloquy_checkpoints_by_chat ON colloquy_checkpoints (chat_id, seq);`,
+  // 2. A lease lets one caller at a time work on a chat or a run; it expires unless renewed.
+  `CREATE TABLE colloquy_leases (
+     lease_key text COLLATE "C" PRIMARY KEY,
+     owner text NOT NULL,
+     expires_at timestamptz NOT NULL
+   );`,
 ];
 
 /** The part of a pooled `pg` client the migration runner uses. */

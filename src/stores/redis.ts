@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
 import { ConfigError, ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
+import { RedisLeases } from './redisLeases.js';
 import {
   archiveThreadId,
   checkFork,
@@ -128,6 +129,10 @@ export class RedisStore implements ThreadStore {
   #client: ScriptClient | undefined;
   #connecting: Promise<ScriptClient> | undefined;
   #closed = false;
+  /** Leases seen by every process using the same Redis and key prefix. */
+  readonly leases = new RedisLeases((script, operation, args) =>
+    this.#run(script, operation, args),
+  );
 
   constructor(options: RedisStoreOptions = {}) {
     if (options.keyPrefix === '') {

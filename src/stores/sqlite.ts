@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ColloquyError, ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
+import { SqliteLeases } from './sqliteLeases.js';
 import {
   archiveThreadId,
   checkFork,
@@ -74,6 +75,8 @@ export class SqliteStore implements ThreadStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #path: string;
+  /** Leases shared by every process that opens this database file. */
+  readonly leases: SqliteLeases;
 
   constructor(options: SqliteStoreOptions) {
     const opts = { ...DEFAULTS, ...options };
@@ -86,6 +89,7 @@ export class SqliteStore implements ThreadStore {
       this.#db.pragma(`synchronous = ${opts.synchronous}`);
       migrate(this.#db, opts.path);
       this.#sql = prepareStatements(this.#db);
+      this.leases = new SqliteLeases(this.#db, (operation, error) => this.#wrap(operation, error));
     } catch (error) {
       throw this.#wrap(`open "${opts.path}"`, error);
     }

@@ -21,6 +21,7 @@ export const MAX_SEGMENT = 2 ** (53 - POSITION_BITS) - 1;
 /**
  * Schema changelog — never edit a released entry, append a new one.
  * 1: segments, threads, items (key = segment · 2^26 + position), checkpoints.
+ * 2: leases (key, owner, expiry in ms since the epoch).
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE segments (
@@ -54,6 +55,11 @@ export const MIGRATIONS: readonly string[] = [
      body TEXT NOT NULL
    );
    CREATE INDEX checkpoints_by_chat ON checkpoints(chat_id, created_ms, seq);`,
+  `CREATE TABLE leases (
+     lease_key TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     expires_ms INTEGER NOT NULL
+   );`,
 ];
 
 /** Brings a database to the latest schema, one transaction per migration. */

@@ -7,6 +7,7 @@
  * @module
  */
 import type { ThreadItem } from './item.js';
+import type { Leases } from './lease.js';
 
 /** What a store knows about one thread, without its items. */
 export interface ThreadRecord {
@@ -74,6 +75,13 @@ export interface Checkpoint {
 export interface ThreadStore {
   /** Short backend name for messages and benchmarks, e.g. `sqlite`. */
   readonly kind: string;
+
+  /**
+   * Leases for coordinating writers (optional): one chat or ensemble run worked on by one caller
+   * at a time. Redis and Postgres coordinate across processes and hosts, SQLite across the
+   * processes that open the same file, memory and JSON files within one process.
+   */
+  readonly leases?: Leases;
 
   /** The thread's record, or `null` when no such thread exists. */
   getThread(threadId: string): Promise<ThreadRecord | null>;

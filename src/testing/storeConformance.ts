@@ -19,6 +19,7 @@ import type { ThreadStore } from '../stores/types.js';
 import { appendTests } from './conformance/append.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
+import { leaseTests } from './conformance/leases.js';
 import { readTests } from './conformance/read.js';
 import { sessionTests } from './conformance/session.js';
 
@@ -76,5 +77,6 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     forkTests(store);
     checkpointTests(store);
     sessionTests(store);
+    leaseTests(store);
   });
 }

@@ -43,7 +43,9 @@ describe('SqliteStore internals', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => new SqliteStore({ path: file })).toThrow(/schema version 2.*Upgrade Colloquy/);
+    expect(() => new SqliteStore({ path: file })).toThrow(
+      new RegExp(`schema version ${MIGRATIONS.length + 1}.*Upgrade Colloquy`),
+    );
   });
 
   it('forks and resets without copying items, and frees unreachable items on delete', async () => {
