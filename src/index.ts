@@ -110,6 +110,7 @@ export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
 export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
 export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
+export type { SqliteLeases } from './stores/sqliteLeases.js';
 export {
   archiveThreadId,
   checkFork,

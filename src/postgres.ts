@@ -4,3 +4,4 @@
  */
 export { PostgresStore } from './stores/postgres.js';
 export type { PostgresStoreOptions } from './stores/postgres.js';
+export type { PostgresLeases, RunQuery } from './stores/postgresLeases.js';

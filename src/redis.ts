@@ -4,3 +4,5 @@
  */
 export { RedisStore } from './stores/redis.js';
 export type { RedisStoreOptions } from './stores/redis.js';
+export type { RedisLeases, RunScript } from './stores/redisLeases.js';
+export type { RedisScript } from './stores/redisScripts.js';
