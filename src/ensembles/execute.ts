@@ -68,7 +68,7 @@ function isAgentFailure(error: unknown): error is Error & { stderr?: string } {
 
 /** Runs one agent once. Never rejects for the agent's own failure; see the module comment. */
 export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentOutcome> {
-  const { agent, state, input } = options;
+  const { agent, input } = options;
   const started = performance.now();
   const timestamp = new Date().toISOString();
   const requests: AnsweredRequest[] = [];
@@ -86,7 +86,6 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
       ...(error.stderr ? { stderr: error.stderr } : {}),
     };
   }
-  void state;
   return {
     output_data: produced.output,
     execution_time: Math.round(performance.now() - started) / 1000,
