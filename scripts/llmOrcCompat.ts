@@ -44,13 +44,19 @@ const files = (await Promise.all(dirs.map(listYamlFilesRecursive)))
 // copied); what they write lands in the scratch directory's own .llm-orc/artifacts.
 const work = mkdtempSync(path.join(os.tmpdir(), 'llm-orc-compat-'));
 mkdirSync(path.join(work, '.llm-orc'));
-for (const name of readdirSync(root))
-  if (name !== '.llm-orc') symlinkSync(path.join(root, name), path.join(work, name));
-for (const name of readdirSync(path.join(root, '.llm-orc')))
-  if (name !== 'artifacts')
-    symlinkSync(path.join(root, '.llm-orc', name), path.join(work, '.llm-orc', name));
+// Only folders are linked: a script writing a file at the top (e.g. write_file to ./out.txt)
+// must create it here, never write through a link into the checkout.
+const linkFolders = (from: string, to: string, skip: string[]) => {
+  for (const entry of readdirSync(from, { withFileTypes: true }))
+    if (entry.isDirectory() && !skip.includes(entry.name))
+      symlinkSync(path.join(from, entry.name), path.join(to, entry.name));
+};
+linkFolders(root, work, ['.llm-orc', '.git']);
+linkFolders(path.join(root, '.llm-orc'), path.join(work, '.llm-orc'), ['artifacts']);
 process.chdir(work);
 // Scripts that import llm_orc find it as they would under llm-orc.
+// ...without writing bytecode caches into the checkout.
+process.env.PYTHONDONTWRITEBYTECODE = '1';
 process.env.PYTHONPATH = [path.join(root, 'src'), process.env.PYTHONPATH].filter(Boolean).join(':');
 const DEFAULT_INPUT =
   'Colloquy runs llm-orc ensembles offline. The quick brown fox jumps over the lazy dog.';
