@@ -47,13 +47,7 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/traces.js')).registerTracesCommands,
   },
   {
-    usage: [
-      'invoke <ensemble>',
-      'validate <files...>',
-      'list-ensembles',
-      'list-profiles',
-      'init',
-    ],
+    usage: ['invoke <ensemble>', 'validate <files...>', 'list-ensembles', 'list-profiles', 'init'],
     description: '',
     load: async () => (await import('./commands/ensembles.js')).registerEnsembleCommands,
   },
@@ -125,9 +119,7 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   for (const command of COMMANDS)
     for (const usage of command.usage) {
       const name = usage.split(' ')[0]!;
-      program
-        .command(usage)
-        .description(command.description || ENSEMBLE_HELP[name] || '');
+      program.command(usage).description(command.description || ENSEMBLE_HELP[name] || '');
     }
   return program;
 }
