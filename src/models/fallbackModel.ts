@@ -210,5 +210,32 @@ export class FallbackModel implements Model {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = refusedAddress(error);
+  return refused
+    ? `${message} (connection refused by ${refused}: is the server running?)`
+    : message;
+}
+
+/** `host:port` of an ECONNREFUSED anywhere in the error's cause chain (the SDK clients wrap it). */
+export function refusedAddress(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (let current: unknown = error; current && !seen.has(current);) {
+    seen.add(current);
+    const value = current as {
+      code?: unknown;
+      address?: unknown;
+      port?: unknown;
+      cause?: unknown;
+      errors?: unknown[];
+    };
+    if (value.code === 'ECONNREFUSED' && typeof value.address === 'string')
+      return `${value.address.includes(':') ? `[${value.address}]` : value.address}:${String(value.port)}`;
+    const nested = Array.isArray(value.errors)
+      ? value.errors.find((e) => refusedAddress(e))
+      : undefined;
+    if (nested) return refusedAddress(nested);
+    current = value.cause;
+  }
+  return undefined;
 }

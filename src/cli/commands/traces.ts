@@ -75,8 +75,9 @@ export function registerTracesCommands(program: Command): void {
       try {
         const id =
           traceId ??
-          (await store.listTraces({ ...(flags.chatId ? { chatId: flags.chatId } : {}), limit: 1 }))[0]
-            ?.traceId;
+          (
+            await store.listTraces({ ...(flags.chatId ? { chatId: flags.chatId } : {}), limit: 1 })
+          )[0]?.traceId;
         const found = id ? await store.getTrace(id) : null;
         if (!found) {
           throw new ColloquyError(
