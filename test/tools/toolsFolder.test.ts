@@ -43,3 +43,9 @@ describe('toolsFromFolder', () => {
     await expect(toolsFromFolder(folder('nope'))).rejects.toThrow(/cannot be read/);
   });
 });
+
+describe('toolsFromFolder extensions', () => {
+  it('loads only the extensions asked for', async () => {
+    expect(await toolsFromFolder(folder('toolsFolder'), { extensions: ['.js'] })).toEqual([]);
+  });
+});
