@@ -157,6 +157,7 @@ export class CallbackStore extends WholeThreadStore {
   }
 
   async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    checkIds('getCheckpoint', checkpointId);
     return this.#checkpoints.get(checkpointId);
   }
 
