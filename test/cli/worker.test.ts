@@ -5,10 +5,11 @@ import { ConfigError } from '../../src/errors.js';
 import { createWorker } from '../../src/queue/worker.js';
 import { createRegistry } from '../../src/server/registry.js';
 
-const run = (...args: string[]) => {
-  const program = buildProgram().exitOverride();
+const run = async (...args: string[]) => {
+  const argv = ['node', 'colloquy', ...args];
+  const program = (await buildProgram(argv)).exitOverride();
   for (const command of program.commands) command.exitOverride();
-  return program.parseAsync(['node', 'colloquy', ...args]);
+  return program.parseAsync(argv);
 };
 
 describe('colloquy worker and serve --queue: flag checks', () => {

@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { Agency, GetResponseOptions } from '../../agency/agency.js';
+import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
-import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
+import type { UsageSummary } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
 import {
