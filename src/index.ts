@@ -3,10 +3,16 @@
  * persistent, forkable conversation threads. Everything public is exported here by name.
  * @module
  */
+import { useOpenAIByDefault } from './models/openaiDefault.js';
+
+// Agents named by a model string run on OpenAI, as with `@openai/agents` (see openaiDefault.ts).
+useOpenAIByDefault();
+
 export { Agent, describeAgent } from './agency/agent.js';
 export type { AgentOptions } from './agency/agent.js';
 export { Agency } from './agency/agency.js';
 export type { AgencyOptions, GetResponseOptions } from './agency/agency.js';
+export type { MermaidOptions } from './agency/mermaid.js';
 export type { CommunicationFlow } from './agency/graph.js';
 export type { AgencyHooks } from './agency/runtime.js';
 export type {
@@ -103,6 +109,7 @@ export type { JsonFileStoreOptions } from './stores/jsonFile.js';
 // Hardening (issue 17): id checks every store applies, and error redaction.
 export { checkIds, isStorableId } from './stores/ids.js';
 export { envSecrets, redactErrorInPlace } from './redact.js';
+export type { RedactOptions } from './redact.js';
 export { CallbackStore } from './stores/callback.js';
 export type { CallbackStoreOptions, SerializedThread } from './stores/callback.js';
 export { withRetry, isTransient } from './stores/retrying.js';
@@ -124,6 +131,7 @@ export {
 export { WholeThreadStore } from './stores/wholeThread.js';
 export type { Span } from './stores/common.js';
 
+export { useOpenAIByDefault } from './models/openaiDefault.js';
 export { ScriptedModel, ScriptError } from './models/scriptedModel.js';
 export type {
   ScriptedCall,
@@ -197,6 +205,7 @@ export type {
 } from './ensembles/validate.js';
 export { ensembleFileSchema } from './ensembles/schema.js';
 export type {
+  AgentExecution,
   ConversationLimits,
   Ensemble,
   EnsembleAgent,
@@ -254,7 +263,13 @@ export {
   runDataSchema,
   workflowStateSchema,
 } from './ensembles/runState.js';
-export type { AgentInput, AgentOutcome, RunData, TurnStatus } from './ensembles/runState.js';
+export type {
+  AgentInput,
+  AgentOutcome,
+  ConversationHead,
+  RunData,
+  TurnStatus,
+} from './ensembles/runState.js';
 export { RunBusyError, RUN_LEASE_TTL_MS } from './ensembles/runLease.js';
 export type { PromptFormatter } from './ensembles/llmAgent.js';
 export type { ResolveEnsemble } from './ensembles/children.js';
@@ -292,33 +307,44 @@ export type {
 } from './errors.js';
 
 // llm-orc compatibility (format, script protocol, primitives, profiles, results).
+export { deriveAgentProfiles } from './ensembles/llmorc/agentProfiles.js';
+export type { AgentProfiles } from './ensembles/llmorc/agentProfiles.js';
+export { findLlmOrcDir, listEnsembleEntries } from './ensembles/llmorc/project.js';
+export type { EnsembleEntry } from './ensembles/llmorc/project.js';
+export { loadLlmOrcProfileSources } from './ensembles/llmorc/profiles.js';
+export type { LlmOrcProfileOptions } from './ensembles/llmorc/profiles.js';
+export { llmOrcPrompt, llmOrcPromptFromContext } from './ensembles/llmorc/prompt.js';
+export type { LlmOrcPromptOptions, PromptDependency } from './ensembles/llmorc/prompt.js';
+export { llmOrcView, writeArtifacts } from './ensembles/llmorc/results.js';
+export type {
+  LlmOrcAgentResult,
+  LlmOrcView,
+  LlmOrcViewOptions,
+} from './ensembles/llmorc/results.js';
+export {
+  llmOrcScriptInput,
+  parseLlmOrcOutput,
+  scriptProtocolOf,
+} from './ensembles/llmorc/scriptProtocol.js';
+export type {
+  LlmOrcDependencyResult,
+  LlmOrcScriptInput,
+  LlmOrcScriptInputOptions,
+  LlmOrcScriptOutput,
+} from './ensembles/llmorc/scriptProtocol.js';
+export type { LlmOrcAgentSettings } from './ensembles/llmorc/agentKeys.js';
 export {
   checkScriptExists,
-  deriveAgentProfiles,
-  findLlmOrcDir,
-  listEnsembleEntries,
-  llmOrcPrompt,
-  llmOrcPromptFromContext,
-  llmOrcScriptInput,
-  llmOrcView,
-  loadLlmOrcProfileSources,
-  parseLlmOrcOutput,
-  PRIMITIVES,
   resolveScript,
-  scriptProtocolOf,
   ScriptNotFoundError,
-  writeArtifacts,
-} from './ensembles/llmorc/index.js';
+} from './ensembles/scriptResolve.js';
 export type {
-  LlmOrcAgentSettings,
-  LlmOrcPromptOptions,
-  LlmOrcScriptInput,
-  LlmOrcView,
-  Primitive,
-  PrimitiveRequest,
+  ResolvedScript,
   ResolveScriptOptions,
   ScriptProtocol,
-} from './ensembles/llmorc/index.js';
+} from './ensembles/scriptResolve.js';
+export { PRIMITIVES } from './ensembles/primitives/registry.js';
+export type { Primitive, PrimitiveRequest } from './ensembles/primitives/types.js';
 export { findEnsembleFile } from './ensembles/load.js';
 export { checkYamlLimits } from './yamlErrors.js';
 export type { YamlLimits, YamlLimitProblem } from './yamlErrors.js';

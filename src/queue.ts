@@ -11,4 +11,5 @@ export { queuedExecutor } from './queue/queuedExecutor.js';
 export { QueueClient } from './queue/client.js';
 export type { QueueClientOptions } from './queue/client.js';
 export { QueueUnavailableError, queueConnection } from './queue/connection.js';
-export type { QueueConnectionOptions } from './queue/connection.js';
+export type { QueueConnection, QueueConnectionOptions, QueueKeys } from './queue/connection.js';
+export type { CallJobData } from './queue/jobs.js';

@@ -30,17 +30,21 @@ const RULES: LayerRules = {
     stores: 1,
     'config.ts': 2,
     threads: 2,
+    tracing: 2, // spans and trace stores: used by agencies, ensembles and the CLI
+    tools: 3, // tools from folders and OpenAPI documents, beside agency
     files: 3,
     agency: 3,
     ensembles: 3,
     demo: 4,
     server: 5,
+    queue: 5.5, // BullMQ workers and the queued executor: run server work, used by the CLI
     testing: 5,
     cli: 6,
     'index.ts': 7,
     'testing.ts': 7,
     'redis.ts': 7,
     'postgres.ts': 7,
+    'queue.ts': 7,
   },
   allowed: [
     'logger.ts -> redact.ts',

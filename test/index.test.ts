@@ -13,6 +13,7 @@ const SUBPATHS: Record<string, string> = {
   'colloquy/redis': 'src/redis.ts',
   'colloquy/postgres': 'src/postgres.ts',
   'colloquy/server': 'src/server/index.ts',
+  'colloquy/queue': 'src/queue.ts',
 };
 
 /** `{ names, from }` of every `import { … } from 'colloquy…'` in the README and docs. */

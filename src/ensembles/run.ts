@@ -117,7 +117,7 @@ async function openWorkflow(
       },
     });
   }
-  const loaded = await WorkflowThread.load(store, runId);
+  const loaded = await WorkflowThread.load(store, runId, { repair: true });
   if (!loaded)
     throw new ColloquyError(
       'ENSEMBLE_RUN_ERROR',

@@ -16,7 +16,7 @@ import {
   llmOrcInputFromColloquy,
   parseLlmOrcOutput,
 } from './llmorc/scriptProtocol.js';
-import { PRIMITIVES } from './primitives/index.js';
+import { PRIMITIVES } from './primitives/registry.js';
 import { resolveScript, splitCommand } from './scriptResolve.js';
 import type { ResolvedScript, ScriptProtocol } from './scriptResolve.js';
 

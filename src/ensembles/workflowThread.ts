@@ -185,9 +185,15 @@ export class WorkflowThread {
 
   /**
    * Loads a workflow saved in `store` (null when there is none): validates the head, reads the
-   * turns, migrates a version-1 state, and cuts turns a crash left beyond the head.
+   * turns the head counts and migrates a version-1 state. Turns beyond the head are a commit in
+   * progress (another process is writing) or one a crash left: with `repair` (only a caller
+   * holding the run's lease, about to resume it) they are cut; readers just ignore them.
    */
-  static async load(store: ThreadStore, runId: string): Promise<WorkflowThread | null> {
+  static async load(
+    store: ThreadStore,
+    runId: string,
+    options: { repair?: boolean } = {},
+  ): Promise<WorkflowThread | null> {
     const main = mainThreadId(runId);
     const record = await store.getThread(main);
     if (!record) return null;
@@ -203,13 +209,13 @@ export class WorkflowThread {
       return thread;
     }
     const count = state.conversation.turn_count;
-    if (record.version > count) {
+    if (options.repair && record.version > count) {
       // A crash between appending a step's turns and saving the head: the step is still open
       // in the head, and committing it again writes the same turns.
       await store.reset(main, count);
       versions[main] = count;
     }
-    const items = await store.readItems(main);
+    const items = await store.readItems(main, { limit: count });
     if (items.length !== count)
       throw invalid(
         runId,

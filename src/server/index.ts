@@ -19,6 +19,7 @@ export type {
   AgencyFactory,
   ImportAgenciesOptions,
   LoadRegistryOptions,
+  ModuleImporter,
   RegistryOptions,
   ServerRegistry,
 } from './registry.js';

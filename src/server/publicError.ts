@@ -14,7 +14,8 @@ import { envSecrets, redactString } from '../redact.js';
 /** URL paths of this server's routes: kept in messages (they are hints, not files). */
 const ROUTE_ROOTS = /^\/(?:agencies|chats|threads|ensembles|runs|v1|health)(?:\/|$)/;
 /** Absolute POSIX paths of two segments or more, and Windows drive paths. */
-const ABSOLUTE_PATH = /(?<=^|[\s"'`(=:,[])(?:\/[^\s"'`():,[\]]+){2,}|\b[A-Za-z]:\\[^\s"'`():,]+/g;
+const ABSOLUTE_PATH =
+  /(?<=^|[\s"'`(=:,[])(?!\/\/)(?:\/[^\s"'`():,[\]]+){2,}|\b[A-Za-z]:\\[^\s"'`():,]+/g;
 
 /** Replaces server file-system paths in `text` by `[server path]/<file name>`. */
 export function stripServerPaths(text: string): string {

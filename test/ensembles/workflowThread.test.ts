@@ -119,7 +119,12 @@ describe('WorkflowThread', () => {
     await commitTurns(workflow, 2);
     // The crash: the turn was appended, the head was not saved.
     await store.append('run-4::main', [turnItem('run-4', turn(3))], { expectedVersion: 2 });
-    const loaded = await WorkflowThread.load(store, 'run-4');
+    // A reader (another process while the run is live) sees the head's turns and writes nothing.
+    const read = await WorkflowThread.load(store, 'run-4');
+    expect(read!.history).toHaveLength(2);
+    expect((await store.getThread('run-4::main'))!.version).toBe(3);
+    // The resumer, holding the run's lease, cuts them.
+    const loaded = await WorkflowThread.load(store, 'run-4', { repair: true });
     expect(loaded!.history).toHaveLength(2);
     expect((await store.getThread('run-4::main'))!.version).toBe(2);
   });

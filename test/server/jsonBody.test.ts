@@ -13,7 +13,6 @@ describe('request bodies must be declared JSON', () => {
       'text/plain',
       'text/plain;charset=UTF-8',
       'application/x-www-form-urlencoded',
-      'multipart/form-data; boundary=x',
     ]) {
       const res = await rawRequest(server.url, '/agencies/echo/responses', {
         method: 'POST',
@@ -23,6 +22,14 @@ describe('request bodies must be declared JSON', () => {
       expect(res.status, type).toBe(415);
       expect(res.json().error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
+    // The responses route takes uploads: a malformed multipart body is a 400, not a crash.
+    const multipart = await rawRequest(server.url, '/agencies/echo/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body,
+    });
+    expect(multipart.status).toBe(400);
+    expect(multipart.json().error).toMatchObject({ code: 'INVALID_BODY' });
     const untyped = await rawRequest(server.url, '/agencies/echo/responses', {
       method: 'POST',
       body,

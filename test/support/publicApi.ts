@@ -14,6 +14,7 @@ export const ENTRY_POINTS = [
   'src/redis.ts',
   'src/postgres.ts',
   'src/server/index.ts',
+  'src/queue.ts',
 ];
 
 /** What {@link readPublicApi} found. */

@@ -112,7 +112,14 @@ async function readBody(c: Context): Promise<ResponseBody> {
   if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
     return readJson(c, responseBodySchema);
   }
-  const form = await c.req.parseBody({ all: true });
+  const form = await c.req.parseBody({ all: true }).catch((error: unknown) => {
+    throw new HttpError(
+      400,
+      'INVALID_BODY',
+      `The multipart body could not be read (${(error as Error).message}). Send multipart/form-data with its boundary, or a JSON body.`,
+      { cause: error },
+    );
+  });
   const files = ([] as unknown[]).concat(form.files ?? []);
   const attachments = await Promise.all(
     files.map(async (file, i) => {

@@ -7,7 +7,7 @@ import {
   INTERACTIVE_PRIMITIVES,
   PRIMITIVES,
   primitiveNameOf,
-} from '../../../src/ensembles/primitives/index.js';
+} from '../../../src/ensembles/primitives/registry.js';
 import { jsonExtract } from '../../../src/ensembles/primitives/jsonExtract.js';
 import { readFile } from '../../../src/ensembles/primitives/readFile.js';
 import { replicateNTimes } from '../../../src/ensembles/primitives/replicateNTimes.js';
