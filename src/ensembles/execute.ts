@@ -16,8 +16,6 @@ import type { PromptFormatter } from './llmAgent.js';
 import { runLlmAgent } from './llmAgent.js';
 import type { AgentInput, AgentOutcome, AgentRequest } from './runState.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
-import { isInLlmOrcProject } from './llmorc/project.js';
-import { llmOrcPromptFromContext } from './llmorc/prompt.js';
 import { scriptProtocolOf } from './llmorc/scriptProtocol.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
 import type { AnsweredRequest, ConversationState, EnsembleUsage } from './state.js';
@@ -232,17 +230,11 @@ async function runOnce(
     workflow: options.workflow,
     thread,
     input,
-    formatPrompt: options.formatPrompt ?? defaultPromptFormatter(options.ensemble),
+    formatPrompt: options.formatPrompt,
     baseDir: options.baseDir,
     signal: options.signal,
     timeoutMs,
     ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
   });
   return { output: run.data, usage: run.usage };
-}
-
-/** An ensemble of an llm-orc project prompts as llm-orc does (input, then dependencies' results). */
-function defaultPromptFormatter(ensemble: Ensemble): PromptFormatter | undefined {
-  if (!ensemble.file || !isInLlmOrcProject(ensemble.file)) return undefined;
-  return (input, agent) => llmOrcPromptFromContext(agent, input, input.failed ?? {});
 }

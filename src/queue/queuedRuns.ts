@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Job } from 'bullmq';
 import { ScriptedInputHandler } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
-import { WorkflowThread } from '../ensembles/workflowThread.js';
+import { readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from '../server/ensembleCatalog.js';
 import type { RunEvent, RunSummary, StartRunOptions } from '../server/ensembleRuns.js';
 import { HttpError, notFound } from '../server/errors.js';
@@ -199,16 +199,15 @@ export class QueuedRuns implements RunExecutor {
   }
 
   async #saved(runId: string): Promise<RunSummary | null> {
-    const workflow = await WorkflowThread.load(this.#store, runId);
-    if (!workflow) return null;
-    const { data, conversation } = workflow.state;
-    const result = data.result as ConversationResult | undefined;
+    // The ensembles' typed reader: the saved result plus its turns from the main thread.
+    const saved = await readEnsembleRun(this.#store, runId);
+    if (!saved) return null;
     return {
       runId,
-      ensemble: String(data.ensemble),
-      status: data.status === 'finished' ? 'finished' : 'interrupted',
-      turnCount: conversation.turn_count,
-      ...(result ? { result } : {}),
+      ensemble: saved.ensemble,
+      status: saved.status === 'finished' ? 'finished' : 'interrupted',
+      turnCount: saved.turnCount,
+      ...(saved.result ? { result: saved.result as ConversationResult } : {}),
     };
   }
 }

@@ -72,7 +72,9 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
   const store = new SqliteStore({ path: path.join(dir, 'studio.db') });
   const registry = createRegistry({
     agencies: {
-      demo: createDemoAgency({ threads: new ThreadManager({ store }) }),
+      // Each model call waits 100 ms, so that nested runs visibly stream before the final answer
+      // even on a loaded machine that would otherwise render the whole run in one frame.
+      demo: createDemoAgency({ threads: new ThreadManager({ store }), delayMs: 100 }),
       office: approvalAgency(store).agency,
       slow: echoAgency('slow', store, 10_000),
     },

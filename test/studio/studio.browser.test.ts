@@ -18,7 +18,7 @@ import { agencySpans } from './fixtures/spans.js';
 
 const skip = browserSkipReason();
 
-describe.skipIf(skip !== null)('Colloquy Studio in Chromium', () => {
+describe.skipIf(skip !== null)('Colloquy Studio in Chromium', { timeout: 90_000 }, () => {
   let browser: Awaited<ReturnType<typeof openBrowser>>;
   let studio: Awaited<ReturnType<typeof startStudioServer>>;
   let page: Page;
