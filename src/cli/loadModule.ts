@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
 import { ConfigError } from '../errors.js';
+import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
 
 /** Options of {@link loadAgencyModule}. */
 export interface LoadAgencyModuleOptions {
@@ -28,7 +29,6 @@ export interface LoadedAgencyModule {
   exports: Record<string, unknown>;
 }
 
-const EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs'];
 const cache = new Map<string, Promise<Record<string, unknown>>>();
 
 /** Splits `MODULE#export` into the module and the export name (if any). */
@@ -44,15 +44,11 @@ export function parseModuleSpecifier(specifier: string): { module: string; expor
 /** The file a module specifier names: the file itself, with an added extension, or a folder's index. */
 export function resolveModuleFile(module: string, cwd: string): string {
   const base = path.resolve(cwd, module);
-  const candidates = [
-    ...EXTENSIONS.map((ext) => base + ext),
-    ...EXTENSIONS.slice(1).map((ext) => path.join(base, `index${ext}`)),
-  ];
-  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  const { found } = findModuleFile(base);
   if (!found) {
     throw new ConfigError(
       `The agency module "${module}" names no file (looked in ${cwd} for ${path.basename(base)} with ` +
-        `${EXTENSIONS.slice(1).join(', ')} and ${path.basename(base)}/index.*). ` +
+        `${MODULE_EXTENSIONS.slice(1).join(', ')} and ${path.basename(base)}/index.*). ` +
         'Pass the path of a .ts or .js file that exports an Agency, e.g. colloquy chat ./agency.ts.',
     );
   }

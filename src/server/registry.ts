@@ -17,6 +17,7 @@ import {
 } from '../config.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
+import { findModuleFile } from '../paths.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { MemoryStore } from '../stores/memory.js';
 import { openStore } from '../stores/openStore.js';
@@ -165,16 +166,10 @@ function isAgency(value: unknown): value is Agency {
   );
 }
 
-const MODULE_EXTENSIONS = ['', '.ts', '.mts', '.js', '.mjs'];
-
 /** The file a config's `agencies:` names: a module, a module without extension, or a directory's index. */
 export function resolveAgencyModule(spec: string, baseDir: string): string {
   const base = path.resolve(baseDir, spec);
-  const candidates = [
-    ...MODULE_EXTENSIONS.map((ext) => base + ext),
-    ...MODULE_EXTENSIONS.slice(1).map((ext) => path.join(base, `index${ext}`)),
-  ];
-  const found = candidates.find((file) => existsSync(file) && statSync(file).isFile());
+  const { found, candidates } = findModuleFile(base);
   if (!found) {
     throw new ConfigError(
       `agencies: "${spec}" names no module (looked for ${candidates.join(', ')}). ` +
