@@ -4,7 +4,6 @@
  * copy of Colloquy, not only from a source checkout.
  * @module
  */
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
