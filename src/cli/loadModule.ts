@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
+import { isAgencyLike } from '../agency/isAgencyLike.js';
 import { ConfigError } from '../errors.js';
 import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
 
@@ -27,6 +28,8 @@ export interface LoadedAgencyModule {
   /** Every export of the module. */
   exports: Record<string, unknown>;
 }
+
+export { isAgencyLike };
 
 const cache = new Map<string, Promise<Record<string, unknown>>>();
 
@@ -52,19 +55,6 @@ export function resolveModuleFile(module: string, cwd: string): string {
     );
   }
   return found;
-}
-
-/** Whether a value looks like an Agency (also an Agency from another copy of Colloquy). */
-export function isAgencyLike(value: unknown): value is Agency {
-  const candidate = value as Partial<Agency> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.name === 'string' &&
-    typeof candidate.getResponse === 'function' &&
-    typeof candidate.getResponseStream === 'function' &&
-    candidate.agents instanceof Map
-  );
 }
 
 const TSX_REGISTERED = Symbol.for('colloquy.tsx.registered');
