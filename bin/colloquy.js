@@ -10,8 +10,9 @@ const source = join(root, 'src', 'cli', 'main.ts');
 let entry = join(root, 'dist', 'cli', 'main.js');
 if (existsSync(source) && process.env.COLLOQUY_DIST !== '1') {
   try {
-    const { register } = await import('tsx/esm/api');
-    register();
+    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    esm.register();
+    cjs.register();
     // src/cli/loadModule.ts then imports users' .ts modules through this same loader.
     globalThis[Symbol.for('colloquy.tsx.registered')] = true;
     entry = source;

@@ -60,14 +60,18 @@ export function resolveModuleFile(module: string, cwd: string): string {
 const TSX_REGISTERED = Symbol.for('colloquy.tsx.registered');
 let registering: Promise<void> | undefined;
 
-/** Registers tsx's loader for the whole process once (bin/colloquy.js may have done it already). */
+/** Registers tsx's loaders for the whole process once (bin/colloquy.js may have done it already). */
 function registerTsx(): Promise<void> {
   const flags = globalThis as { [TSX_REGISTERED]?: boolean };
   if (flags[TSX_REGISTERED]) return Promise.resolve();
-  registering ??= import('tsx/esm/api').then(({ register }) => {
-    register();
+  registering ??= (async () => {
+    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    // Both, as the tsx CLI does: a .ts file outside a "type": "module" package is compiled to
+    // CommonJS, and its require() of TypeScript needs the CommonJS hook.
+    esm.register();
+    cjs.register();
     flags[TSX_REGISTERED] = true;
-  });
+  })();
   return registering;
 }
 
