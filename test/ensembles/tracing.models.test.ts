@@ -1,6 +1,7 @@
 // Ensemble traces with the LLM agents' model calls: run → step → ensemble_agent → model call,
 // GenAI-named when exported, with tokens; untraced runs open no traces at all.
 import { afterAll, describe, expect, it } from 'vitest';
+import { LlmInputHandler } from '../../src/ensembles/inputHandlers.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { createEnsembleTracer } from '../../src/ensembles/tracing.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
@@ -118,5 +119,42 @@ describe('ensemble traces with model calls', () => {
       stop();
     }
     expect(ended).toEqual([]);
+  });
+
+  it("nests a tool call and the simulated user's model call under the asking agent", async () => {
+    setupTracing({ env: {} });
+    const store = new MemoryStore();
+    const tracer = await createEnsembleTracer({ store });
+    await runEnsemble(
+      ensembleFrom('name: ask\nagents:\n  - { name: interviewer, model_profile: p }\n', tempDir()),
+      {
+        store,
+        runId: 'ask-1',
+        createModel: () =>
+          new ScriptedModel([
+            { tool: 'request_user_input', args: { prompt: 'Your name?' } },
+            '{"name": "Ada"}',
+          ]),
+        inputHandler: new LlmInputHandler({ model: new ScriptedModel(['Ada.']) }),
+        onEvent: tracer.onEvent,
+      },
+    );
+    await tracer.finish();
+    const traces = await traceStoreFor(store);
+    const [summary] = await traces.listTraces({ runId: 'ask-1' });
+    const trace = (await traces.getTrace(summary!.traceId))!;
+    const shape = trace.spans.map((span) => `${span.kind}<${parentOf(trace, span)?.kind ?? '-'}`);
+    expect(shape).toEqual([
+      'ensemble_run<-',
+      'ensemble_step<ensemble_run',
+      'ensemble_agent<ensemble_step',
+      'generation<ensemble_agent',
+      'function<ensemble_agent',
+      'agent<function',
+      'generation<agent',
+      'generation<ensemble_agent',
+    ]);
+    const user = trace.spans.find((span) => span.kind === 'agent')!;
+    expect(user.attributes).toMatchObject({ agent: 'simulated_user', caller: 'interviewer' });
   });
 });
