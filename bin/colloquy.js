@@ -12,6 +12,8 @@ if (existsSync(source) && process.env.COLLOQUY_DIST !== '1') {
   try {
     const { register } = await import('tsx/esm/api');
     register();
+    // src/cli/loadModule.ts then imports users' .ts modules through this same loader.
+    globalThis[Symbol.for('colloquy.tsx.registered')] = true;
     entry = source;
   } catch {
     // tsx is a dev dependency: without it, fall back to the build.

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
+import { isAgencyLike } from '../agency/isAgencyLike.js';
 import { ConfigError } from '../errors.js';
 import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
 
@@ -27,6 +28,8 @@ export interface LoadedAgencyModule {
   /** Every export of the module. */
   exports: Record<string, unknown>;
 }
+
+export { isAgencyLike };
 
 const cache = new Map<string, Promise<Record<string, unknown>>>();
 
@@ -54,26 +57,35 @@ export function resolveModuleFile(module: string, cwd: string): string {
   return found;
 }
 
-/** Whether a value looks like an Agency (also an Agency from another copy of Colloquy). */
-export function isAgencyLike(value: unknown): value is Agency {
-  const candidate = value as Partial<Agency> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.name === 'string' &&
-    typeof candidate.getResponse === 'function' &&
-    typeof candidate.getResponseStream === 'function' &&
-    candidate.agents instanceof Map
-  );
+const TSX_REGISTERED = Symbol.for('colloquy.tsx.registered');
+let registering: Promise<void> | undefined;
+
+/** Registers tsx's loader for the whole process once (bin/colloquy.js may have done it already). */
+function registerTsx(): Promise<void> {
+  const flags = globalThis as { [TSX_REGISTERED]?: boolean };
+  if (flags[TSX_REGISTERED]) return Promise.resolve();
+  registering ??= import('tsx/esm/api').then(({ register }) => {
+    register();
+    flags[TSX_REGISTERED] = true;
+  });
+  return registering;
 }
 
 async function importFile(file: string, fresh: boolean): Promise<Record<string, unknown>> {
   const cached = fresh ? undefined : cache.get(file);
   if (cached) return cached;
   const loading = (async () => {
-    // tsImport registers a namespaced loader per call, so every call is a fresh instance.
-    const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+    if (fresh) {
+      const { tsImport } = await import('tsx/esm/api');
+      // A reload must re-read the module and the files it imports: tsImport loads them under a
+      // new namespace (with their own copy of Colloquy and the SDK, which is why it is only used
+      // for reloads).
+      return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+    }
+    // One process-wide loader: 'colloquy' and the SDK imported by the module are the CLI's own
+    // instances, so their settings (tracing, default model provider) are shared.
+    await registerTsx();
+    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   })();
   cache.set(file, loading);
   loading.catch(() => cache.delete(file));

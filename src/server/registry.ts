@@ -8,7 +8,8 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Agency } from '../agency/agency.js';
+import type { Agency } from '../agency/agency.js';
+import { isAgencyLike } from '../agency/isAgencyLike.js';
 import {
   loadProjectConfig,
   loadProjectProfiles,
@@ -152,20 +153,6 @@ export async function readConfig(location?: string): Promise<ProjectConfig> {
   };
 }
 
-/** Whether a value is an Agency (also one built by another copy of Colloquy). */
-function isAgency(value: unknown): value is Agency {
-  if (value instanceof Agency) return true;
-  const candidate = value as Partial<Agency> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.name === 'string' &&
-    typeof candidate.getResponse === 'function' &&
-    typeof candidate.getResponseStream === 'function' &&
-    candidate.agents instanceof Map
-  );
-}
-
 /** The file a config's `agencies:` names: a module, a module without extension, or a directory's index. */
 export function resolveAgencyModule(spec: string, baseDir: string): string {
   const base = path.resolve(baseDir, spec);
@@ -228,7 +215,7 @@ export async function importAgencies(
   const found = new Map<string, Agency>();
   const seen = new Set<Agency>();
   for (const [exportName, value] of Object.entries(module)) {
-    if (!isAgency(value) || seen.has(value)) continue;
+    if (!isAgencyLike(value) || seen.has(value)) continue;
     seen.add(value);
     const name = value.name === 'agency' && exportName !== 'default' ? exportName : value.name;
     if (found.has(name)) {

@@ -10,16 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ColloquyError, ConfigError } from '../errors.js';
+import type { Leases } from './types.js';
 
-/** The lease capability of a store. Every method is atomic on the store's side. */
-export interface Leases {
-  /** Takes `key` for `owner` for `ttlMs` ms; true if taken or already held by `owner` (then renewed). */
-  acquire(key: string, owner: string, ttlMs: number): Promise<boolean>;
-  /** Extends a lease `owner` holds; false if it was lost (expired and taken, or released). */
-  renew(key: string, owner: string, ttlMs: number): Promise<boolean>;
-  /** Releases the lease if `owner` holds it; otherwise does nothing. */
-  release(key: string, owner: string): Promise<void>;
-}
+export type { Leases } from './types.js';
 
 /** Another owner holds the lease and did not let go within the wait. */
 export class LeaseBusyError extends ColloquyError {

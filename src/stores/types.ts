@@ -7,7 +7,19 @@
  * @module
  */
 import type { ThreadItem } from './item.js';
-import type { Leases } from './lease.js';
+
+/**
+ * The lease capability of a store; `holdLease` in `lease.ts` builds on it. Every method is atomic
+ * on the store's side.
+ */
+export interface Leases {
+  /** Takes `key` for `owner` for `ttlMs` ms; true if taken or already held by `owner` (then renewed). */
+  acquire(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends a lease `owner` holds; false if it was lost (expired and taken, or released). */
+  renew(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases the lease if `owner` holds it; otherwise does nothing. */
+  release(key: string, owner: string): Promise<void>;
+}
 
 /** What a store knows about one thread, without its items. */
 export interface ThreadRecord {

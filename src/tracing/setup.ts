@@ -131,7 +131,7 @@ const GUARDED = Symbol.for('colloquy.tracing.guarded');
  * Importing `@openai/agents` (e.g. through the AI-SDK adapter, loaded on demand) calls the SDK's
  * `setDefaultOpenAITracingExporter()`, which replaces every processor. The provider's
  * `setProcessors` is wrapped once so that the recorder always stays registered, and the SDK's
- * default OpenAI batch exporter is dropped when export to OpenAI is not wanted (no key, or
+ * default OpenAI batch exporter (and its console exporter) is dropped when export to OpenAI is not wanted (no key, or
  * tracing off), instead of warning "No API key provided" on every trace.
  */
 function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
@@ -146,12 +146,18 @@ function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
   }
   const state = { recorder, openai };
   provider[GUARDED] = state;
+  const foreignBatch = (processor: TracingProcessor): boolean =>
+    !state.openai && processor.constructor?.name === 'BatchTraceProcessor';
   const original = provider.setProcessors.bind(provider);
   provider.setProcessors = (list: TracingProcessor[]) => {
-    const kept = list.filter(
-      (processor) => state.openai || processor.constructor?.name !== 'BatchTraceProcessor',
-    );
+    const kept = list.filter((processor) => !foreignBatch(processor));
     original(kept.includes(state.recorder) ? kept : [state.recorder, ...kept]);
+  };
+  // A second copy of the SDK (a module reloaded under its own loader namespace) registers its
+  // console exporter with `addTraceProcessor` when it is imported: keep that out too.
+  const register = provider.registerProcessor.bind(provider);
+  provider.registerProcessor = (processor: TracingProcessor) => {
+    if (!foreignBatch(processor)) register(processor);
   };
 }
 

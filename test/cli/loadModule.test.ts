@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent as SdkAgent } from '@openai/agents-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   isAgencyLike,
@@ -85,6 +86,20 @@ describe('loadAgencyModule', () => {
     );
     const fresh = await loadAgencyModule('counter.ts', { cwd: dir, fresh: true });
     expect(Object.keys(fresh.agencies)).toEqual(['renamed']);
+  });
+
+  it('shares the SDK instance with the host, except on a fresh (namespaced) reload', async () => {
+    const sdk = path.join(ROOT, 'node_modules', '@openai', 'agents-core', 'dist', 'index.mjs');
+    writeModule(
+      'sdk.ts',
+      `export { Agent as SdkAgent } from ${JSON.stringify(sdk)};\n` +
+        `export const agency = new Agency({ entryPoints: [agent('A')] });\n`,
+    );
+    const shared = await loadAgencyModule('sdk.ts', { cwd: dir });
+    // One copy: the module's SDK (and its global tracing provider) is the CLI's own.
+    expect(shared.exports.SdkAgent).toBe(SdkAgent);
+    const reloaded = await loadAgencyModule('sdk.ts', { cwd: dir, fresh: true });
+    expect(reloaded.exports.SdkAgent).not.toBe(SdkAgent);
   });
 
   it('fails with a ConfigError for a module without agencies or with a syntax error', async () => {

@@ -43,6 +43,7 @@ describe('applyRunEvent', () => {
           conversation_history: [turn(1, 'a')],
           turn_count: 1,
           completion_reason: 'error',
+          usage: { requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0 },
           agent_execution_count: { a: 1, b: 1 },
         },
       },

@@ -4,6 +4,23 @@
  * @module
  */
 
+// Saved and streamed shapes are the library's own types (type-only imports, erased at build),
+// so a change to the API's JSON breaks the studio's build instead of drifting from it.
+import type { ConversationResult, ConversationTurn } from '../../../src/ensembles/runState.js';
+import type { EnsembleEvent as RunEvent } from '../../../src/ensembles/events.js';
+import type { Checkpoint, ThreadRecord } from '../../../src/stores/types.js';
+import type { SpanKind, SpanRecord, TraceSummary } from '../../../src/stores/traceStore.js';
+
+export type {
+  Checkpoint,
+  ConversationResult,
+  ConversationTurn,
+  SpanKind,
+  SpanRecord as Span,
+  ThreadRecord,
+  TraceSummary,
+};
+
 export interface AgencyListEntry {
   name: string;
   entryPoints: string[];
@@ -38,16 +55,6 @@ export interface ChatSummary {
   updatedAt: string;
 }
 
-export interface ThreadRecord {
-  threadId: string;
-  chatId: string | null;
-  version: number;
-  metadata: Record<string, unknown>;
-  forkedFrom: { threadId: string; version: number } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 /** A protocol item (message, function_call, function_call_result, …); only the fields we draw. */
 export interface ProtocolItem {
   type?: string;
@@ -71,14 +78,6 @@ export interface ThreadItem {
     parentRunId: string | null;
     createdAt: string;
   };
-}
-
-export interface Checkpoint {
-  checkpointId: string;
-  chatId: string;
-  label: string | null;
-  createdAt: string;
-  threads: Record<string, number>;
 }
 
 export interface UsageSummary {
@@ -132,44 +131,6 @@ export type AgencyStreamEvent =
   | { type: 'run_completed'; result: AgencyResponse }
   | { type: 'error'; error: ErrorInfo };
 
-export interface TraceSummary {
-  traceId: string;
-  name: string;
-  chatId?: string;
-  runId?: string;
-  agency?: string;
-  startedAt: string;
-  endedAt?: string;
-  durationMs?: number;
-  spanCount: number;
-  usage?: { inputTokens: number; outputTokens: number; totalTokens: number };
-}
-
-export type SpanKind =
-  | 'agent'
-  | 'generation'
-  | 'function'
-  | 'send_message'
-  | 'handoff'
-  | 'guardrail'
-  | 'ensemble_run'
-  | 'ensemble_step'
-  | 'ensemble_agent'
-  | 'custom';
-
-export interface Span {
-  spanId: string;
-  traceId: string;
-  parentId: string | null;
-  kind: SpanKind;
-  name: string;
-  startedAt: string;
-  endedAt?: string;
-  durationMs?: number;
-  attributes: Record<string, unknown>;
-  error?: { message: string };
-}
-
 export interface EnsembleDetail {
   name: string;
   ensembleName: string;
@@ -187,25 +148,6 @@ export interface EnsembleDetail {
     }>;
   }>;
   limits: { max_total_turns: number; timeout_seconds: number };
-}
-
-export interface ConversationTurn {
-  turn_number: number;
-  agent_name: string;
-  input_data: Record<string, unknown>;
-  output_data: Record<string, unknown>;
-  execution_time: number;
-  timestamp: string;
-}
-
-export interface ConversationResult {
-  run_id: string;
-  final_state: Record<string, unknown>;
-  conversation_history: ConversationTurn[];
-  turn_count: number;
-  completion_reason: string;
-  agent_execution_count: Record<string, number>;
-  error?: { agent: string | null; message: string };
 }
 
 export interface RunSummary {
@@ -226,24 +168,5 @@ export interface SavedRun {
   updatedAt: string;
 }
 
-export type EnsembleEvent =
-  | {
-      type: 'ensemble_started';
-      run_id: string;
-      ensemble: string;
-      resumed: boolean;
-      turn_count: number;
-    }
-  | { type: 'step_started'; step: number; agents: string[]; turn_count: number }
-  | { type: 'agent_started'; step: number; agent: string }
-  | {
-      type: 'agent_finished';
-      step: number;
-      agent: string;
-      success: boolean;
-      execution_time: number;
-      error?: string;
-    }
-  | { type: 'turn_recorded'; turn: ConversationTurn; turn_count: number }
-  | { type: 'ensemble_finished'; result: ConversationResult }
-  | { type: 'error'; error: ErrorInfo };
+/** The events of `GET /ensembles/runs/:id/stream`: the run's own events, plus a failure. */
+export type EnsembleEvent = RunEvent | { type: 'error'; error: ErrorInfo };
