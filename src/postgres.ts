@@ -5,3 +5,5 @@
 export { PostgresStore } from './stores/postgres.js';
 export type { PostgresStoreOptions } from './stores/postgres.js';
 export type { PostgresLeases, RunQuery } from './stores/postgresLeases.js';
+export { PostgresTraceStore } from './stores/postgresTraces.js';
+export type { RunTraceQuery } from './stores/postgresTraces.js';

@@ -21,5 +21,10 @@ export { InMemoryTracingProcessor } from './models/tracing.js';
 export { parseCitations } from './files/searchTool.js';
 export { runStoreConformance } from './testing/storeConformance.js';
 export type { StoreConformanceOptions } from './testing/storeConformance.js';
+export { runTraceStoreConformance, storedTrace } from './testing/traceStoreConformance.js';
+export type {
+  TraceFixture,
+  TraceStoreConformanceOptions,
+} from './testing/traceStoreConformance.js';
 export { appendAll, expectCode, ids, item, items } from './testing/conformance/helpers.js';
 export type { StoreHandle } from './testing/conformance/helpers.js';

@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import { Agent, Runner } from '@openai/agents-core';
+import { Agent, getCurrentTrace, Runner } from '@openai/agents-core';
 import type { Model } from '@openai/agents-core';
 import { z } from 'zod';
 import { ColloquyError } from '../errors.js';
+import { tracedModel } from '../models/tracedModel.js';
 import { parseYamlWithSchema } from '../yamlErrors.js';
 import type { ConversationState } from './state.js';
 
@@ -118,7 +119,9 @@ export interface LlmInputHandlerOptions {
 export class LlmInputHandler implements InputHandler {
   readonly cache: Map<string, string>;
   readonly #agent: Agent;
-  readonly #runner = new Runner({ tracingDisabled: true });
+  /** Inside a traced agent run the answer's model call joins its trace; else nothing is traced. */
+  readonly #tracedRunner = new Runner();
+  readonly #untracedRunner = new Runner({ tracingDisabled: true });
 
   constructor(options: LlmInputHandlerOptions) {
     this.cache = options.cache ?? new Map();
@@ -127,7 +130,7 @@ export class LlmInputHandler implements InputHandler {
       instructions:
         options.instructions ??
         'You play the user of a multi-agent conversation. Answer the question briefly and realistically.',
-      model: options.model,
+      model: tracedModel(options.model),
     });
   }
 
@@ -147,7 +150,8 @@ export class LlmInputHandler implements InputHandler {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     const prompt = `Conversation context: ${JSON.stringify(summary)}\nQuestion from ${request.agent}: ${request.prompt}`;
-    const result = await this.#runner.run(this.#agent, prompt);
+    const runner = getCurrentTrace() ? this.#tracedRunner : this.#untracedRunner;
+    const result = await runner.run(this.#agent, prompt);
     const answer = String(result.finalOutput ?? '');
     this.cache.set(key, answer);
     return answer;

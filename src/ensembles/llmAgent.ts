@@ -7,19 +7,26 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { Agent, Runner, tool } from '@openai/agents-core';
+import { Agent, Runner, tool, withTraceContext } from '@openai/agents-core';
 import type { AgentInputItem, Model, ModelSettings } from '@openai/agents-core';
 import { z } from 'zod';
 import type { ModelProfile } from '../models/profile.js';
+import { tracedModel } from '../models/tracedModel.js';
 import type { WorkflowThread } from './workflowThread.js';
 import type { ThreadItem } from '../stores/item.js';
 import { AgentRunError } from './scriptAgent.js';
 import type { EnsembleAgent } from './schema.js';
 import type { AgentInput } from './runState.js';
 import type { EnsembleUsage } from './state.js';
+import { agentTraceContext } from './tracing.js';
 
-/** One Runner for every LLM agent of every run (it keeps no state between runs). */
-const runner = new Runner({ tracingDisabled: true });
+/**
+ * Runners shared by every LLM agent of every run (they keep no state between runs): the traced
+ * one runs inside the ensemble's trace (see `tracing.ts`), the other when the run is not traced,
+ * so that an untraced run never opens a trace of its own per agent call.
+ */
+const tracedRunner = new Runner();
+const untracedRunner = new Runner({ tracingDisabled: true });
 
 /** Options of {@link runLlmAgent}. */
 export interface LlmAgentOptions {
@@ -138,7 +145,8 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
       agent.name,
       baseDir,
     ),
-    model: options.model,
+    // Scripted, replay and profile models open no model-call spans themselves: wrap them.
+    model: tracedModel(options.model),
     modelSettings: options.settings ?? {
       temperature: profile?.temperature,
       maxTokens: profile?.max_tokens,
@@ -151,12 +159,14 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     { role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) },
   ];
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  const context = agentTraceContext(workflow.runId, agent.name);
   let result;
   try {
-    result = await runner.run(sdkAgent, input, {
-      signal,
-      maxTurns: 20,
-    });
+    result = context
+      ? await withTraceContext(context, () =>
+          tracedRunner.run(sdkAgent, input, { signal, maxTurns: 20 }),
+        )
+      : await untracedRunner.run(sdkAgent, input, { signal, maxTurns: 20 });
   } catch (error) {
     const reason =
       signal.aborted && !options.signal.aborted

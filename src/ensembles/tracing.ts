@@ -2,16 +2,35 @@
  * Ensemble runs as traces: {@link createEnsembleTracer} turns the `onEvent` stream of
  * `runEnsemble` into SDK spans (`ensemble_run` → `ensemble_step` → `ensemble_agent`, custom spans
  * with those names), one trace per run, saved with the run store's trace store. It only listens to
- * events, so the run engine stays as it is.
+ * events, so the run engine stays as it is. While an agent's span is open, {@link agentTraceContext}
+ * hands it to the LLM agent runner, whose agent and model-call spans then nest under it.
  * @module
  */
 import { createCustomSpan, getGlobalTraceProvider } from '@openai/agents-core';
-import type { CustomSpanData, Span, Trace } from '@openai/agents-core';
+import type { CustomSpanData, Span, Trace, TraceContextSnapshot } from '@openai/agents-core';
 import { traceStoreFor } from '../stores/traceStores.js';
 import type { TraceStore } from '../stores/traceStore.js';
 import type { ThreadStore } from '../stores/types.js';
 import { getTraceRecorder } from '../tracing/setup.js';
 import type { EnsembleEvent } from './events.js';
+
+/** The open `ensemble_agent` spans of every traced run, by run id and agent name. */
+const openAgents = new Map<string, TraceContextSnapshot>();
+const agentKey = (runId: string, agent: string) => `${runId}\u0000${agent}`;
+
+/**
+ * The trace context of an agent of a traced run while its span is open (else undefined): the LLM
+ * agent runs inside it, so that its model calls become spans of the ensemble's trace.
+ *
+ * @example
+ * ```ts
+ * const context = agentTraceContext(workflow.runId, agent.name);
+ * const result = context ? await withTraceContext(context, run) : await run();
+ * ```
+ */
+export function agentTraceContext(runId: string, agent: string): TraceContextSnapshot | undefined {
+  return openAgents.get(agentKey(runId, agent));
+}
 
 /** Options of {@link createEnsembleTracer}. */
 export interface EnsembleTracerOptions {
@@ -48,6 +67,7 @@ export async function createEnsembleTracer(
   let trace: Trace | undefined;
   let run: Span<CustomSpanData> | undefined;
   let step: Span<CustomSpanData> | undefined;
+  let runId = '';
   const agents = new Map<string, Span<CustomSpanData>>();
   let ended: Promise<void> = Promise.resolve();
 
@@ -56,9 +76,13 @@ export async function createEnsembleTracer(
     span.start();
     return span;
   };
+  const endAgent = (name: string) => {
+    agents.get(name)?.end();
+    agents.delete(name);
+    openAgents.delete(agentKey(runId, name));
+  };
   const endStep = () => {
-    for (const span of agents.values()) span.end();
-    agents.clear();
+    for (const name of [...agents.keys()]) endAgent(name);
     step?.end();
     step = undefined;
   };
@@ -79,6 +103,7 @@ export async function createEnsembleTracer(
       if (!enabled) return;
       switch (event.type) {
         case 'ensemble_started':
+          runId = event.run_id;
           trace = getGlobalTraceProvider().createTrace({
             name: `ensemble ${event.ensemble}`,
             groupId: event.run_id,
@@ -101,13 +126,13 @@ export async function createEnsembleTracer(
               run,
             );
           break;
-        case 'agent_started':
-          if (step)
-            agents.set(
-              event.agent,
-              open('ensemble_agent', { label: event.agent, agent: event.agent }, step),
-            );
+        case 'agent_started': {
+          if (!step || !trace) break;
+          const span = open('ensemble_agent', { label: event.agent, agent: event.agent }, step);
+          agents.set(event.agent, span);
+          openAgents.set(agentKey(runId, event.agent), { trace, span });
           break;
+        }
         case 'agent_finished': {
           const span = agents.get(event.agent);
           if (!span) break;
@@ -117,8 +142,7 @@ export async function createEnsembleTracer(
             success: event.success,
           };
           if (!event.success) span.setError({ message: event.error ?? 'agent failed' });
-          span.end();
-          agents.delete(event.agent);
+          endAgent(event.agent);
           break;
         }
         case 'ensemble_finished':

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ColloquyError, ConfigError, ConflictError, StoreError } from '../errors.js';
+import { ConfigError, ConflictError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import {
   archiveThreadId,
@@ -16,11 +16,10 @@ import {
   checkReset,
   resolveRange,
   threadNotFound,
-  TRANSIENT_NETWORK_CODES,
 } from './common.js';
 import { PostgresLeases } from './postgresLeases.js';
-import { operationTimeout, withDeadline } from './deadline.js';
-import { migrateSchema } from './postgresMigrations.js';
+import { operationTimeout } from './deadline.js';
+import { PostgresConnection } from './postgresConnection.js';
 import {
   postgresStatements,
   threadFromRow,
@@ -36,6 +35,8 @@ import type {
   ThreadStore,
 } from './types.js';
 import { checkIds } from './ids.js';
+import { PostgresTraceStore } from './postgresTraces.js';
+import { linkTraceStore } from './traceStores.js';
 
 /** Options of {@link PostgresStore}. Every field is optional. */
 export interface PostgresStoreOptions {
@@ -52,25 +53,6 @@ export interface PostgresStoreOptions {
   operationTimeoutMs?: number;
 }
 
-/** SQLSTATE codes after which retrying the same operation may succeed. */
-const transientStates = new Set(['40001', '40P01', '55P03', '57P01', '57P02', '57P03', '53300']);
-const transientCodes = TRANSIENT_NETWORK_CODES;
-const transientMessages =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection timeout/i;
-
-function isTransient(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (
-    typeof code === 'string' &&
-    (transientStates.has(code) || code.startsWith('08') || transientCodes.has(code))
-  )
-    return true;
-  if (transientMessages.test(error.message)) return true;
-  if (error instanceof AggregateError && error.errors.some(isTransient)) return true;
-  return error.cause !== undefined && error.cause !== error && isTransient(error.cause);
-}
-
 /**
  * Threads in PostgreSQL 12+. Serialization failures, deadlocks and connection errors surface as
  * `StoreError` with `transient: true`; wrap the store with `withRetry()` to retry them.
@@ -85,15 +67,12 @@ function isTransient(error: unknown): boolean {
  */
 export class PostgresStore implements ThreadStore {
   readonly kind = 'postgres';
-  readonly #pool: pg.Pool;
-  readonly #owned: boolean;
-  readonly #schema: string;
+  readonly #db: PostgresConnection;
   readonly #sql: PostgresStatements;
-  #ready: Promise<void> | undefined;
-  #closed = false;
-  readonly #timeoutMs: number;
   /** Leases seen by every process using the same database and schema. */
   readonly leases: PostgresLeases;
+  /** Traces of the store's runs, in the same schema (`colloquy_traces`, migration 3). */
+  readonly traces: PostgresTraceStore;
 
   constructor(options: PostgresStoreOptions = {}) {
     const schema = options.schema ?? 'public';
@@ -102,26 +81,20 @@ export class PostgresStore implements ThreadStore {
         `PostgresStore: schema "${schema}" is not a plain identifier. Use letters, digits and underscores (at most 63), starting with a letter.`,
       );
     }
-    this.#schema = schema;
     this.#sql = postgresStatements(schema);
-    this.leases = new PostgresLeases(schema, (operation, sql, params) =>
-      this.#query(operation, sql, params),
-    );
-    this.#owned = options.pool === undefined;
-    this.#timeoutMs = operationTimeout('PostgresStore', options.operationTimeoutMs);
-    const limit = this.#timeoutMs === 0 ? undefined : this.#timeoutMs;
-    this.#pool =
-      options.pool ??
-      new pg.Pool({
-        connectionString: options.connectionString,
-        connectionTimeoutMillis: Math.min(10_000, limit ?? 10_000),
-        // A query stuck on a frozen server frees its connection after the deadline too.
-        ...(limit !== undefined ? { query_timeout: limit } : {}),
-      });
-    // An idle pooled connection that breaks is dropped from the pool and reported here; queries
-    // that were running on it reject on their own, so the event needs a listener only so that
-    // Node does not exit on it.
-    if (this.#owned) this.#pool.on('error', () => {});
+    this.#db = new PostgresConnection({
+      ...(options.connectionString !== undefined
+        ? { connectionString: options.connectionString }
+        : {}),
+      ...(options.pool ? { pool: options.pool } : {}),
+      schema,
+      timeoutMs: operationTimeout('PostgresStore', options.operationTimeoutMs),
+    });
+    const run = (operation: string, sql: string, params: unknown[]) =>
+      this.#db.query(operation, sql, params);
+    this.leases = new PostgresLeases(schema, run);
+    this.traces = new PostgresTraceStore(schema, run);
+    linkTraceStore(this, this.traces);
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
@@ -299,9 +272,7 @@ export class PostgresStore implements ThreadStore {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#owned) await this.#pool.end();
+    await this.#db.close();
   }
 
   /** Inserts a thread at `version` with a fresh root segment; `null` when the id is taken. */
@@ -338,101 +309,11 @@ export class PostgresStore implements ThreadStore {
   }
 
   #query(operation: string, sql: string, params: unknown[]): Promise<pg.QueryResult> {
-    return this.#deadline(operation, this.#queryNow(operation, sql, params));
+    return this.#db.query(operation, sql, params);
   }
 
-  /** Fails `work` with a transient StoreError once the operation timeout passes. */
-  #deadline<T>(operation: string, work: Promise<T>): Promise<T> {
-    return withDeadline(
-      work,
-      this.#timeoutMs,
-      () =>
-        new StoreError(
-          `PostgresStore: ${operation} got no answer from Postgres within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
-            'The server is frozen, overloaded or unreachable; the operation may or may not have been applied. ' +
-            'Check that Postgres is running, or raise operationTimeoutMs; the failure is transient: retry.',
-          { transient: true },
-        ),
-    );
-  }
-
-  async #queryNow(operation: string, sql: string, params: unknown[]): Promise<pg.QueryResult> {
-    await this.#migrated(operation);
-    try {
-      return await this.#pool.query(sql, params);
-    } catch (error) {
-      throw this.#failure(operation, error);
-    }
-  }
-
-  /** Runs `work` in a READ COMMITTED transaction on one pooled connection. */
   #transaction<T>(operation: string, work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.#deadline(
-      operation,
-      this.#migrated(operation).then(() =>
-        this.#withTransaction(work).catch((error: unknown) => {
-          throw error instanceof ColloquyError ? error : this.#failure(operation, error);
-        }),
-      ),
-    );
-  }
-
-  async #withTransaction<T>(work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    // A connection lost mid-transaction rejects the running query (which reports it) and is also
-    // emitted on the client: keep it, so that the connection is discarded instead of reused.
-    const onError = (error: Error): void => void (broken = error);
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A failed ROLLBACK means the connection is gone: discard it (release with an error).
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
-  }
-
-  /** Creates or upgrades the schema once per store (retried on the next call if it fails). */
-  async #migrated(operation: string): Promise<void> {
-    if (this.#closed) {
-      throw new StoreError(
-        `PostgresStore (schema ${this.#schema}): ${operation} after close(). Create a new PostgresStore to keep using Postgres.`,
-      );
-    }
-    this.#ready ??= this.#withTransaction((db) => migrateSchema(db, this.#schema)).catch(
-      (error: unknown) => {
-        this.#ready = undefined;
-        throw this.#failure(`${operation} (creating schema "${this.#schema}")`, error);
-      },
-    );
-    await this.#ready;
-  }
-
-  #failure(operation: string, error: unknown): StoreError {
-    if (error instanceof StoreError) return error;
-    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
-    const reason =
-      error instanceof Error ? `${error.message || error.constructor.name}${code}` : String(error);
-    if (isTransient(error)) {
-      return new StoreError(
-        `PostgresStore: ${operation} failed: ${reason}. The failure is transient (connection lost, server busy, ` +
-          'serialization failure or deadlock): retry, or wrap the store with withRetry(). If it persists, ' +
-          'check that Postgres is running and that `connectionString` is right.',
-        { cause: error, transient: true },
-      );
-    }
-    return new StoreError(
-      `PostgresStore: ${operation} failed: ${reason}. Check \`connectionString\`, the role's rights on schema ` +
-        `"${this.#schema}", and that the schema holds only Colloquy's tables.`,
-      { cause: error },
-    );
+    return this.#db.transaction(operation, work);
   }
 }
 

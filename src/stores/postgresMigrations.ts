@@ -9,6 +9,7 @@
  * Changelog:
  * - 1: threads, segments, items and checkpoints.
  * - 2: leases (key, owner, expiry by the server's clock).
+ * - 3: traces (summary columns + the whole trace as JSON), by chat, run and start time.
  * @module
  */
 import { StoreError } from '../errors.js';
@@ -58,6 +59,19 @@ export const postgresMigrations: readonly string[] = [
      owner text NOT NULL,
      expires_at timestamptz NOT NULL
    );`,
+  // 3. Finished traces of the store's agency calls and ensemble runs (see postgresTraces.ts):
+  //    the summary and the whole trace as JSON text, listed newest first by chat or run.
+  `CREATE TABLE colloquy_traces (
+     trace_id text COLLATE "C" PRIMARY KEY,
+     chat_id text COLLATE "C",
+     run_id text COLLATE "C",
+     started_at text COLLATE "C" NOT NULL,
+     summary text NOT NULL,
+     body text NOT NULL
+   );
+   CREATE INDEX colloquy_traces_by_chat ON colloquy_traces (chat_id, started_at, trace_id);
+   CREATE INDEX colloquy_traces_by_run ON colloquy_traces (run_id, started_at, trace_id);
+   CREATE INDEX colloquy_traces_by_start ON colloquy_traces (started_at, trace_id);`,
 ];
 
 /** The part of a pooled `pg` client the migration runner uses. */

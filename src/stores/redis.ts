@@ -5,7 +5,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { ConfigError, ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import { RedisLeases } from './redisLeases.js';
@@ -16,9 +16,11 @@ import {
   checkReset,
   resolveRange,
   threadNotFound,
-  TRANSIENT_NETWORK_CODES,
 } from './common.js';
-import { operationTimeout, withDeadline } from './deadline.js';
+import { operationTimeout } from './deadline.js';
+import { RedisConnection, type ScriptClient } from './redisConnection.js';
+import { RedisTraceStore, type RedisTraceOptions } from './redisTraces.js';
+import { linkTraceStore } from './traceStores.js';
 import { scripts, type RedisScript } from './redisScripts.js';
 import type {
   AppendOptions,
@@ -46,54 +48,11 @@ export interface RedisStoreOptions {
    * (default 10000 ms; 0: no limit). A frozen or unreachable server then fails calls in time.
    */
   operationTimeoutMs?: number;
-}
-
-/** The few client methods the store uses, so any client configuration (RESP 2 or 3) works. */
-interface ScriptClient {
-  readonly isOpen: boolean;
-  connect(): Promise<unknown>;
-  evalSha(sha: string, options: { arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { arguments: string[] }): Promise<unknown>;
-  close(): Promise<void>;
-  destroy(): void;
+  /** How long traces are kept: a TTL and/or a cap on their number (default: the newest 10,000). */
+  traces?: RedisTraceOptions;
 }
 
 const defaults = { url: 'redis://127.0.0.1:6379', keyPrefix: 'colloquy:' };
-
-/** Error names and codes that mean the connection, not the request, failed: retrying may work. */
-const transientNames = new Set([
-  'ClientOfflineError',
-  'ClientClosedError',
-  'SocketClosedUnexpectedlyError',
-  'ConnectionTimeoutError',
-  'SocketTimeoutError',
-  'ReconnectStrategyError',
-  'TimeoutError',
-]);
-const transientCodes = TRANSIENT_NETWORK_CODES;
-const transientReplies = /^(LOADING|BUSY|TRYAGAIN|MASTERDOWN|CLUSTERDOWN)\b/;
-
-function isTransient(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (
-    transientNames.has(error.constructor.name) ||
-    (typeof code === 'string' && transientCodes.has(code))
-  )
-    return true;
-  if (transientReplies.test(error.message)) return true;
-  return error.cause !== undefined && error.cause !== error && isTransient(error.cause);
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
 
 /** Parses one HGETALL reply (a flat `[field, value, …]` array) into a thread record. */
 function toRecord(reply: unknown): ThreadRecord | null {
@@ -130,17 +89,11 @@ function chatArgs(chatId: string | null | undefined): [string, string] {
  */
 export class RedisStore implements ThreadStore {
   readonly kind = 'redis';
-  readonly #url: string;
-  readonly #prefix: string;
-  readonly #owned: boolean;
-  #client: ScriptClient | undefined;
-  #connecting: Promise<ScriptClient> | undefined;
-  #closed = false;
-  readonly #timeoutMs: number;
+  readonly #db: RedisConnection;
   /** Leases seen by every process using the same Redis and key prefix. */
-  readonly leases = new RedisLeases((script, operation, args) =>
-    this.#run(script, operation, args),
-  );
+  readonly leases: RedisLeases;
+  /** Traces of the store's runs, under the same key prefix (see `redisTraces.ts`). */
+  readonly traces: RedisTraceStore;
 
   constructor(options: RedisStoreOptions = {}) {
     if (options.keyPrefix === '') {
@@ -148,11 +101,17 @@ export class RedisStore implements ThreadStore {
         'RedisStore: keyPrefix is empty. Give the store a prefix such as `colloquy:` so its keys cannot collide with others.',
       );
     }
-    this.#prefix = options.keyPrefix ?? defaults.keyPrefix;
-    this.#url = options.url ?? defaults.url;
-    this.#owned = options.client === undefined;
-    this.#client = options.client as unknown as ScriptClient | undefined;
-    this.#timeoutMs = operationTimeout('RedisStore', options.operationTimeoutMs);
+    this.#db = new RedisConnection({
+      url: options.url ?? defaults.url,
+      prefix: options.keyPrefix ?? defaults.keyPrefix,
+      ...(options.client ? { client: options.client as unknown as ScriptClient } : {}),
+      timeoutMs: operationTimeout('RedisStore', options.operationTimeoutMs),
+    });
+    const run = (script: RedisScript, operation: string, args: string[]) =>
+      this.#run(script, operation, args);
+    this.leases = new RedisLeases(run);
+    this.traces = new RedisTraceStore(run, options.traces);
+    linkTraceStore(this, this.traces);
   }
 
   async getThread(threadId: string): Promise<ThreadRecord | null> {
@@ -306,109 +265,15 @@ export class RedisStore implements ThreadStore {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    const client = this.#client;
-    this.#client = undefined;
-    if (this.#owned && client?.isOpen) await client.close();
+    await this.#db.close();
   }
 
-  /** Runs a script with EVALSHA (EVAL when the server has not cached it yet). */
   #run(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
-    return withDeadline(this.#runNow(script, operation, args), this.#timeoutMs, () => {
-      // The connection is stuck: drop our own, so the next operation connects afresh.
-      const client = this.#client;
-      if (this.#owned && client) {
-        this.#client = undefined;
-        if (client.isOpen) client.destroy();
-      }
-      return new StoreError(
-        `RedisStore: ${operation} got no answer from Redis at ${redact(this.#url)} within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
-          'The server is frozen, overloaded or unreachable; the operation may or may not have been applied. ' +
-          'Check redis-server, or raise operationTimeoutMs; the failure is transient: retry.',
-        { transient: true },
-      );
-    });
-  }
-
-  async #runNow(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
-    const options = { arguments: [this.#prefix, ...args] };
-    try {
-      const client = await this.#connected();
-      try {
-        return await client.evalSha(script.sha, options);
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-        return await client.eval(script.source, options);
-      }
-    } catch (error) {
-      throw this.#failure(operation, error);
-    }
-  }
-
-  async #connected(): Promise<ScriptClient> {
-    if (this.#closed) {
-      throw new StoreError(
-        `RedisStore (${redact(this.#url)}): the store is closed. Create a new RedisStore to keep using Redis.`,
-      );
-    }
-    if (this.#client?.isOpen) return this.#client;
-    // Connect once, shared by concurrent callers. Our own client is replaced when it gave up
-    // reconnecting; a caller's client is connected as it is.
-    const client = this.#client;
-    this.#connecting ??= (
-      this.#owned || !client ? this.#connect() : client.connect().then(() => client)
-    ).finally(() => (this.#connecting = undefined));
-    return this.#connecting;
-  }
-
-  async #connect(): Promise<ScriptClient> {
-    const client = createClient({
-      url: this.#url,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: 5_000,
-        reconnectStrategy: (retries, cause) => (retries >= 5 ? cause : 50 * 2 ** retries),
-      },
-    }) as unknown as ScriptClient & { on(event: 'error', listener: (error: Error) => void): void };
-    // node-redis reports socket errors as events as well as rejecting the pending commands; the
-    // rejections are what callers see, so the events need a listener only to keep Node running.
-    client.on('error', () => {});
-    try {
-      await client.connect();
-    } catch (error) {
-      if (client.isOpen) client.destroy();
-      throw error;
-    }
-    this.#client = client;
-    return client;
+    return this.#db.run(script, operation, args);
   }
 
   #json(reply: unknown): unknown {
-    try {
-      return JSON.parse(String(reply));
-    } catch (error) {
-      throw new StoreError(
-        `RedisStore: the server sent an unreadable reply ${JSON.stringify(reply)}. Check that keyPrefix "${this.#prefix}" is used by Colloquy only.`,
-        { cause: error },
-      );
-    }
-  }
-
-  #failure(operation: string, error: unknown): StoreError {
-    if (error instanceof StoreError) return error;
-    const reason =
-      error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-    const url = redact(this.#url);
-    if (isTransient(error)) {
-      return new StoreError(
-        `RedisStore: ${operation} could not reach Redis at ${url}: ${reason}. Is redis-server running? Set \`url\` (or pass a connected \`client\`); the failure is transient: retry, or wrap the store with withRetry().`,
-        { cause: error, transient: true },
-      );
-    }
-    return new StoreError(
-      `RedisStore: ${operation} failed on Redis at ${url}: ${reason}. Check that keyPrefix "${this.#prefix}" is used by Colloquy only and that the server is Redis 6.2 or later.`,
-      { cause: error },
-    );
+    return this.#db.json(reply);
   }
 }
 

@@ -103,7 +103,7 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   async saveTrace(stored: StoredTrace): Promise<void> {
-    const { trace } = stored;
+    const { trace } = parseStoredTrace(stored);
     this.#run('saveTrace', () =>
       this.#db
         .prepare(
@@ -137,7 +137,7 @@ export class SqliteTraceStore implements TraceStore {
     }
     const sql =
       `SELECT summary FROM traces ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ` +
-      'ORDER BY started_at DESC, rowid DESC LIMIT ?';
+      'ORDER BY started_at DESC, trace_id DESC LIMIT ?';
     const rows = this.#run(
       'listTraces',
       () => this.#db.prepare(sql).all(...args, traceLimit(filter)) as Array<{ summary: string }>,

@@ -82,7 +82,7 @@ export interface TraceStore {
   readonly kind: string;
   /** Saves a finished trace (replacing one with the same id). */
   saveTrace(trace: StoredTrace): Promise<void>;
-  /** Summaries, newest first. */
+  /** Summaries, newest first (equal start times: trace id descending). */
   listTraces(filter?: TraceFilter): Promise<TraceSummary[]>;
   /** One trace with its spans, or null. */
   getTrace(traceId: string): Promise<StoredTrace | null>;
@@ -164,6 +164,12 @@ export function matchesFilter(summary: TraceSummary, filter: TraceFilter): boole
   );
 }
 
+/** The order of {@link TraceStore.listTraces}: newest start first, then trace id descending. */
+export function compareNewestFirst(a: TraceSummary, b: TraceSummary): number {
+  if (a.startedAt !== b.startedAt) return a.startedAt < b.startedAt ? 1 : -1;
+  return a.traceId === b.traceId ? 0 : a.traceId < b.traceId ? 1 : -1;
+}
+
 /** The default and largest list sizes. */
 export const DEFAULT_TRACE_LIMIT = 50;
 export const MAX_TRACE_LIMIT = 1000;
@@ -197,7 +203,7 @@ export class MemoryTraceStore implements TraceStore {
     return [...this.#traces.values()]
       .map((stored) => stored.trace)
       .filter((summary) => matchesFilter(summary, filter))
-      .sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+      .sort((a, b) => compareNewestFirst(a, b))
       .slice(0, traceLimit(filter))
       .map((summary) => structuredClone(summary));
   }

@@ -108,6 +108,16 @@ export class TraceRecorder implements TracingProcessor {
       if (disposition.fold) trace.folded.set(span.spanId, disposition.fold);
       return;
     }
+    // An ensemble LLM agent's SDK agent span repeats its ensemble_agent span: its children
+    // (model and tool calls) go straight under the ensemble_agent span.
+    if (
+      disposition.kind === 'agent' &&
+      parentRecord?.kind === 'ensemble_agent' &&
+      parentRecord.attributes.agent === disposition.name
+    ) {
+      trace.keptOf.set(span.spanId, parent);
+      return;
+    }
     if (disposition.kind === 'generation' && parentRecord?.kind === 'generation') {
       trace.keptOf.set(span.spanId, parent);
       trace.folded.set(span.spanId, 'generation');
@@ -120,6 +130,8 @@ export class TraceRecorder implements TracingProcessor {
       attributes.agent = disposition.name;
       attributes.caller = agentRecord ? agentRecord.attributes.agent : null;
       attributes.depth = agentRecord ? Number(agentRecord.attributes.depth ?? 0) + 1 : 0;
+    } else if (disposition.kind === 'ensemble_agent') {
+      attributes.agent = disposition.name;
     } else if (agentRecord) {
       attributes.agent = agentRecord.attributes.agent;
     }
@@ -213,7 +225,7 @@ export class TraceRecorder implements TracingProcessor {
 
   #nearestAgent(trace: OpenTrace, from: string | null): SpanRecord | undefined {
     let current = from ? trace.spans.get(from) : undefined;
-    while (current && current.kind !== 'agent')
+    while (current && current.kind !== 'agent' && current.kind !== 'ensemble_agent')
       current = current.parentId ? trace.spans.get(current.parentId) : undefined;
     return current;
   }

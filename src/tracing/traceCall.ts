@@ -53,5 +53,15 @@ export async function traceCall<T>(options: TraceCallOptions, work: () => Promis
     export: enabled,
     ...(options.content === undefined ? {} : { content: options.content }),
   });
-  return withTrace(trace, () => work());
+  // The SDK ends a trace only when its function resolves: a failed call is caught inside so that
+  // its trace (with the failed spans) is still ended, saved and exported, then rethrown.
+  const outcome = await withTrace(trace, async () => {
+    try {
+      return { value: await work() };
+    } catch (error) {
+      return { error };
+    }
+  });
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }

@@ -4,11 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteTraceStore } from '../../src/stores/sqliteTraces.js';
 import {
-  MemoryTraceStore,
   parseStoredTrace,
   TRACE_SCHEMA_VERSION,
   type StoredTrace,
-  type TraceStore,
 } from '../../src/stores/traceStore.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-traces-'));
@@ -31,35 +29,6 @@ function trace(id: string, chatId: string, startedAt: string, runId = `run_${id}
     ],
   };
 }
-
-function conformance(name: string, create: () => TraceStore): void {
-  describe(`${name} trace store`, () => {
-    it('lists newest first, filters by chat and run, limits, gets and deletes', async () => {
-      const store = create();
-      await store.saveTrace(trace('t1', 'c1', '2026-01-01T00:00:01.000Z'));
-      await store.saveTrace(trace('t2', 'c1', '2026-01-01T00:00:03.000Z'));
-      await store.saveTrace(trace('t3', 'c2', '2026-01-01T00:00:02.000Z'));
-      expect((await store.listTraces()).map((t) => t.traceId)).toEqual(['t2', 't3', 't1']);
-      expect((await store.listTraces({ chatId: 'c1' })).map((t) => t.traceId)).toEqual([
-        't2',
-        't1',
-      ]);
-      expect((await store.listTraces({ runId: 'run_t3' })).map((t) => t.traceId)).toEqual(['t3']);
-      expect(await store.listTraces({ limit: 1 })).toHaveLength(1);
-      expect((await store.getTrace('t3'))!.spans[0]!.attributes).toEqual({ agent: 'A', depth: 0 });
-      expect(await store.getTrace('nope')).toBeNull();
-      expect(await store.deleteTraces({ chatId: 'c1' })).toBe(2);
-      expect((await store.listTraces()).map((t) => t.traceId)).toEqual(['t3']);
-      await store.close();
-    });
-  });
-}
-
-conformance('memory', () => new MemoryTraceStore());
-conformance(
-  'sqlite',
-  () => new SqliteTraceStore({ path: path.join(dir, `t-${Math.random()}.db`) }),
-);
 
 describe('SqliteTraceStore', () => {
   it('never creates a missing database with mustExist', () => {

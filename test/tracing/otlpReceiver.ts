@@ -13,6 +13,8 @@ export interface ReceivedSpan {
   name: string;
   attributes: Record<string, unknown>;
   service: string;
+  /** The span status as sent (`code` 2 = error). */
+  status: { code?: number; message?: string };
 }
 
 /** A running receiver. */
@@ -73,6 +75,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               name: String(span.name),
               attributes: attributesOf(span.attributes as never),
               service,
+              status: (span.status ?? {}) as { code?: number; message?: string },
             });
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');

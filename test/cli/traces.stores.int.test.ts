@@ -1,0 +1,68 @@
+// `colloquy demo/traces/threads delete --store redis://… | postgres://…`: a Redis or Postgres
+// thread store gets its trace store automatically (same server, same prefix or schema), so the
+// CLI lists, shows and deletes traces there. Uses the test servers of test/setup/services.ts.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  postgresSkip,
+  postgresUrl,
+  redisSkip,
+  redisUrl,
+  uniqueName,
+} from '../setup/serviceUrls.js';
+
+const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
+
+function colloquy(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.OPENAI_API_KEY;
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const backends = [
+  { name: 'Redis', skip: redisSkip(), url: () => redisUrl()! },
+  { name: 'Postgres', skip: postgresSkip(), url: () => postgresUrl()! },
+];
+
+for (const backend of backends) {
+  describe.skipIf(Boolean(backend.skip))(`colloquy traces on ${backend.name}`, () => {
+    it('demo saves its trace next to the threads; traces list/show read it; threads delete drops it', async () => {
+      const store = backend.url();
+      const chat = uniqueName('trace-cli');
+      const demo = await colloquy(['demo', '--store', store, '--chat-id', chat, '--no-progress']);
+      expect(demo.code, demo.stderr).toBe(0);
+      const list = await colloquy(['traces', 'list', '--store', store, '--chat-id', chat]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toMatch(
+        new RegExp(`agency demo .* 14 spans {2}105 tokens {2}chat=${chat}`),
+      );
+      const show = await colloquy(['traces', 'show', '--store', store, '--chat-id', chat]);
+      expect(show.stdout.match(/model scripted/g)).toHaveLength(7);
+      const removed = await colloquy(['threads', 'delete', chat, '--store', store, '--yes']);
+      expect(removed.code, removed.stderr).toBe(0);
+      const after = await colloquy([
+        'traces',
+        'list',
+        '--store',
+        store,
+        '--chat-id',
+        chat,
+        '--json',
+      ]);
+      expect(JSON.parse(after.stdout)).toEqual([]);
+    });
+  });
+}
