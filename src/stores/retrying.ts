@@ -5,6 +5,7 @@
  */
 import pRetry from 'p-retry';
 import { StoreError } from '../errors.js';
+import { delegateTraceStore } from './traceStores.js';
 import type { ThreadStore } from './types.js';
 
 /** Options of {@link withRetry}. */
@@ -45,8 +46,10 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
       randomize: true,
       shouldRetry: (error) => isTransient(error),
     });
-  return {
+  const wrapper: ThreadStore = {
     kind: store.kind,
+    // Leases are not retried: a lost acquire must be seen by holdLease, which polls on its own.
+    ...(store.leases ? { leases: store.leases } : {}),
     getThread: (threadId) => retry(() => store.getThread(threadId)),
     readItems: (threadId, range) => retry(() => store.readItems(threadId, range)),
     append: (threadId, items, appendOptions) =>
@@ -63,4 +66,7 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
     getCheckpoint: (checkpointId) => retry(() => store.getCheckpoint(checkpointId)),
     close: () => store.close(),
   };
+  // The wrapped store's traces (same database) stay its traces.
+  delegateTraceStore(wrapper, store);
+  return wrapper;
 }

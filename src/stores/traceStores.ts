@@ -8,10 +8,19 @@ import { MemoryTraceStore, type TraceStore } from './traceStore.js';
 import type { ThreadStore } from './types.js';
 
 const linked = new WeakMap<ThreadStore, TraceStore>();
+const delegates = new WeakMap<ThreadStore, ThreadStore>();
 
 /** Makes `traces` the trace store of `threads` (a backend that shares its connection calls this). */
 export function linkTraceStore(threads: ThreadStore, traces: TraceStore): void {
   linked.set(threads, traces);
+}
+
+/**
+ * Makes `wrapper` (a store that forwards to `inner`, e.g. `withRetry(inner)`) use the trace store
+ * of `inner`.
+ */
+export function delegateTraceStore(wrapper: ThreadStore, inner: ThreadStore): void {
+  delegates.set(wrapper, inner);
 }
 
 /**
@@ -26,6 +35,8 @@ export function linkTraceStore(threads: ThreadStore, traces: TraceStore): void {
 export async function traceStoreFor(threads: ThreadStore): Promise<TraceStore> {
   const known = linked.get(threads);
   if (known) return known;
+  const inner = delegates.get(threads);
+  if (inner) return traceStoreFor(inner);
   const file = (threads as { path?: unknown }).path;
   let traces: TraceStore;
   if (threads.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:') {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, StoreError } from '../../src/errors.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { withRetry } from '../../src/stores/retrying.js';
+import { MemoryTraceStore } from '../../src/stores/traceStore.js';
+import { linkTraceStore, traceStoreFor } from '../../src/stores/traceStores.js';
 import type { ThreadStore } from '../../src/stores/types.js';
 import { runStoreConformance } from '../../src/testing.js';
 
@@ -65,6 +67,15 @@ describe('withRetry', () => {
 
   it('keeps kind and passes non-method properties through', () => {
     expect(withRetry(new MemoryStore()).kind).toBe('memory');
+  });
+
+  it("keeps the wrapped store's leases and trace store", async () => {
+    const inner = new MemoryStore();
+    const wrapped = withRetry(inner, fast);
+    expect(wrapped.leases).toBe(inner.leases);
+    const traces = new MemoryTraceStore();
+    linkTraceStore(inner, traces);
+    expect(await traceStoreFor(wrapped)).toBe(traces);
   });
 });
 
