@@ -234,4 +234,25 @@ describe('WorkflowThread: single writer and migration details', () => {
     expect(await workflow.version('w')).toBe(1);
     expect(reads).toBe(1);
   });
+
+  it('view is the cached sub-thread itself: appends and truncations show in it, nothing copies it', async () => {
+    const workflow = await WorkflowThread.create(new MemoryStore(), 'view', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const view = await workflow.view('w');
+    expect(view).toHaveLength(0);
+    await workflow.append('w', [
+      { id: '1', item: { role: 'user', content: 'a' } },
+      { id: '2', item: { role: 'user', content: 'b' } },
+    ]);
+    expect(await workflow.view('w')).toBe(view);
+    expect(view.map((entry) => entry.id)).toEqual(['1', '2']);
+    await workflow.truncate('w', 1);
+    expect(view.map((entry) => entry.id)).toEqual(['1']);
+    // read() still hands out a copy the caller may change.
+    const copy = await workflow.read('w');
+    copy.pop();
+    expect(view).toHaveLength(1);
+  });
 });
