@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
 import { parseAgentRequests } from './agentRequests.js';
 import { ConditionError } from './conditions.js';
-import { fanOutItems } from './inputs.js';
+import { fanOutItems, fanOutThread } from './inputs.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
 import { runLlmAgent } from './llmAgent.js';
@@ -118,7 +118,7 @@ async function runFanOut(
           fan_out: { index, total: items.length, item },
         };
         try {
-          return await runOnce(options, instance, `${agent.name}#${index}`, requests);
+          return await runOnce(options, instance, fanOutThread(agent.name, index), requests);
         } catch (error) {
           if (!isAgentFailure(error)) throw error;
           return { output: {}, failed: error.message } satisfies Produced;
