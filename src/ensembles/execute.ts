@@ -187,7 +187,7 @@ async function runOnce(
     if (!options.runChild)
       throw new AgentRunError(agent.name, 'sub-ensembles need runEnsemble to run them.');
     const instance = `${(state.agent_execution_count[agent.name] ?? 0) + 1}${thread === agent.name ? '' : thread.slice(agent.name.length)}`;
-    return options.runChild({ agent, input, instance, signal: options.signal });
+    return runChildWithin(options, { agent, input, instance }, timeoutMs);
   }
   if (agent.kind === 'script') {
     const run = await runScriptAgent({
@@ -237,4 +237,34 @@ async function runOnce(
     ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
   });
   return { output: run.data, usage: run.usage };
+}
+
+/**
+ * Runs a sub-ensemble or loop agent; with its own `timeout_seconds`, the child run is stopped
+ * at that time (left unfinished in the store) and the agent fails with a timeout, like any
+ * other agent. The run's own deadline stops it through the step's signal instead.
+ */
+async function runChildWithin(
+  options: ExecuteAgentOptions,
+  child: { agent: EnsembleAgent; input: AgentInput; instance: string },
+  timeoutMs: number,
+): Promise<Produced> {
+  const { agent } = child;
+  const own =
+    agent.timeout_seconds !== undefined && timeoutMs < options.remainingMs
+      ? AbortSignal.timeout(timeoutMs)
+      : undefined;
+  const signal = own ? AbortSignal.any([options.signal, own]) : options.signal;
+  try {
+    return await options.runChild!({ ...child, signal });
+  } catch (error) {
+    if (own?.aborted && !options.signal.aborted)
+      throw new AgentRunError(
+        agent.name,
+        `it did not finish within its timeout_seconds (${agent.timeout_seconds}s); its ` +
+          `${agent.kind === 'loop' ? 'loop body' : 'sub-ensemble'} run was stopped. Raise timeout_seconds, or make the child faster.`,
+        { cause: error },
+      );
+    throw error;
+  }
 }
