@@ -30,7 +30,7 @@ import type {
 import { conditionContext, markStarted } from './scheduler.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
 import type { ConversationState } from './state.js';
-import { headOf, recordTurn } from './state.js';
+import { recordTurn } from './state.js';
 
 /** What a step needs from its run. */
 export interface StepContext {
@@ -243,8 +243,11 @@ export function recordStep(
         ...(outcome.stderr ? { stderr: outcome.stderr } : {}),
       };
   }
+  // The head shares the committed conversation's bounded fields (no copy here: every save
+  // snapshots the head, and the conversation changes only in the next recordStep).
+  const { conversation_history: _history, ...head } = conversation;
   Object.assign(checkpoints.head, {
-    conversation: headOf(conversation),
+    conversation: head,
     execution: { step: step.step, currentStep: null },
   });
   return { turns, ...(stop ? { stop } : {}) };

@@ -258,7 +258,18 @@ export class WorkflowThread {
    * store checkpoint labelled `label`.
    */
   async save(state: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
-    const copy = structuredClone(state);
+    await this.#save(structuredClone(state), label, checkpoint);
+  }
+
+  /**
+   * {@link save} of a snapshot the caller hands over (it is kept as the last saved head, not
+   * copied again): what RunCheckpoints uses, as it snapshots the head when a save is asked for.
+   */
+  async saveSnapshot(snapshot: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
+    await this.#save(snapshot, label, checkpoint);
+  }
+
+  async #save(copy: WorkflowState, label: string, checkpoint: boolean): Promise<void> {
     await this.store.setMetadata(
       this.mainThreadId,
       { kind: 'workflow', workflow: copy },
@@ -281,11 +292,24 @@ export class WorkflowThread {
    * appended since), then saves the head, whose `turn_count` must count them.
    */
   async commit(state: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
-    if (state.conversation.turn_count !== this.#history.length + turns.length)
+    await this.#commit(structuredClone(state), turns, label);
+  }
+
+  /** {@link commit} of a snapshot the caller hands over (see {@link saveSnapshot}). */
+  async commitSnapshot(
+    snapshot: WorkflowState,
+    turns: ConversationTurn[],
+    label: string,
+  ): Promise<void> {
+    await this.#commit(snapshot, turns, label);
+  }
+
+  async #commit(copy: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
+    if (copy.conversation.turn_count !== this.#history.length + turns.length)
       throw invalid(this.runId, 'a commit whose head does not count its turns');
     if (turns.length) await this.#appendMain(turns.map((turn) => turnItem(this.runId, turn)));
     this.#history.push(...turns);
-    await this.save(state, label);
+    await this.#save(copy, label, true);
   }
 
   async #appendMain(items: ThreadItem[]): Promise<void> {
