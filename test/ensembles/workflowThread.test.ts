@@ -255,4 +255,37 @@ describe('WorkflowThread: single writer and migration details', () => {
     copy.pop();
     expect(view).toHaveLength(1);
   });
+
+  it('save copies the head it is given; saveSnapshot and commitSnapshot keep the snapshot as is', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'snap', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const copied = workflow.state;
+    await workflow.save(copied, 'a');
+    copied.data.input = 'changed after save';
+    expect(workflow.state.data.input).toBe('task');
+
+    const snapshot = workflow.state;
+    snapshot.data.input = 'snapshot';
+    await workflow.saveSnapshot(snapshot, 'b', false);
+    expect(workflow.state.data.input).toBe('snapshot');
+    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual(['created', 'a']);
+
+    const next = workflow.state;
+    next.conversation.turn_count = 1;
+    await workflow.commitSnapshot(next, [turn(1)], 'turn-1');
+    expect(workflow.history).toEqual([turn(1)]);
+    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual([
+      'created',
+      'a',
+      'turn-1',
+    ]);
+    const loaded = await WorkflowThread.load(store, 'snap');
+    expect(loaded!.state).toEqual(next);
+    await expect(workflow.commitSnapshot(workflow.state, [turn(3)], 'x')).rejects.toThrow(
+      /does not count its turns/,
+    );
+  });
 });
