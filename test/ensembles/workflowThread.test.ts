@@ -275,13 +275,16 @@ describe('WorkflowThread: single writer and migration details', () => {
 
     const next = workflow.state;
     next.conversation.turn_count = 1;
+    await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
     await workflow.commitSnapshot(next, [turn(1)], 'turn-1');
     expect(workflow.history).toEqual([turn(1)]);
-    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual([
-      'created',
-      'a',
-      'turn-1',
-    ]);
+    // A commit records no store checkpoint: its turn item carries the sub-threads' versions.
+    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual(['created', 'a']);
+    const [item] = await store.readItems('snap::main');
+    expect((item!.item as { providerData?: unknown }).providerData).toEqual({
+      ensembleTurn: turn(1),
+      threads: { w: 1 },
+    });
     const loaded = await WorkflowThread.load(store, 'snap');
     expect(loaded!.state).toEqual(next);
     await expect(workflow.commitSnapshot(workflow.state, [turn(3)], 'x')).rejects.toThrow(
