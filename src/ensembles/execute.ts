@@ -63,7 +63,9 @@ interface Produced {
 }
 
 /** Whether an error is the agent's own failure (recorded) rather than the run's (thrown). */
-function isAgentFailure(error: unknown): error is Error & { stderr?: string } {
+function isAgentFailure(
+  error: unknown,
+): error is Error & { stderr?: string; output?: Record<string, unknown> } {
   return error instanceof AgentRunError || error instanceof ConditionError;
 }
 
@@ -82,7 +84,8 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
   } catch (error) {
     if (!isAgentFailure(error)) throw error;
     produced = {
-      output: {},
+      // What a failing script printed (llm-orc's `{"success": false, "error": ...}`) is kept.
+      output: error.output ?? {},
       failed: error.message,
       ...(error.stderr ? { stderr: error.stderr } : {}),
     };
