@@ -10,6 +10,7 @@
 //    per turn at 1,000 turns, growth <= 1.5x), as the mean (total minus Runner, over N) and as
 //    the median of the per-turn gaps between Runner calls (robust to the OS preempting the
 //    process on a loaded machine), plus the early/late turns of the longest run.
+//    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
 //    execution time (target <= 1.2).
 // 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
@@ -184,6 +185,52 @@ async function perTurnOverhead(): Promise<void> {
   }
 }
 
+/**
+ * The scheduler alone: the same ensemble with Runner.run replaced by a constant reply (no SDK
+ * work, so no SDK garbage either). Everything the run does per turn is left: planning, the
+ * agent's input from its sub-thread, the store writes. Flat figures here and a growing gap
+ * above point at the SDK's own cost (its garbage collection grows with the conversation).
+ */
+async function schedulerAlone(): Promise<void> {
+  const timed = Runner.prototype.run;
+  Runner.prototype.run = async function stubbedRun(_agent: unknown, input: unknown) {
+    const count = Array.isArray(input) ? input.length : 1;
+    const now = performance.now();
+    marks.push({ start: now, end: now });
+    return {
+      finalOutput: '{"ok": true}',
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: '{"ok": true}' }],
+        },
+      ],
+      runContext: { usage: { requests: 1, inputTokens: count, outputTokens: 1, totalTokens: 1 } },
+    };
+  } as unknown as typeof Runner.prototype.run;
+  try {
+    await ensembleTurns(20); // warm-up
+    const perTurn: number[] = [];
+    for (const turns of TURN_COUNTS) {
+      const run = await ensembleTurns(turns);
+      perTurn.push(run.cpuMs / turns);
+      console.log(
+        `scheduler alone (Runner stubbed), ${turns} turns: ${(run.ms / turns).toFixed(3)} ms/turn wall, ` +
+          `${median(run.gaps).toFixed(3)} ms/turn median, CPU ${(run.cpuMs / turns).toFixed(3)} ms/turn`,
+      );
+    }
+    if (perTurn.length > 1)
+      console.log(
+        `scheduler alone: CPU growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns ` +
+          `${(perTurn.at(-1)! / perTurn[0]!).toFixed(2)}x`,
+      );
+  } finally {
+    Runner.prototype.run = timed;
+  }
+}
+
 async function parallelRatio(): Promise<void> {
   const sleeper = path.join(dir, 'sleep.js');
   writeFileSync(
@@ -238,6 +285,7 @@ function startup(): void {
 
 try {
   await perTurnOverhead();
+  await schedulerAlone();
   await parallelRatio();
   startup();
 } finally {
