@@ -7,7 +7,10 @@
 //    is the SDK's, and subtracting it leaves what Colloquy adds (scheduling, checkpoints, store).
 //    For reference the same calls are also run through a bare Runner (no scheduler, no store).
 //    Printed for each N and as the growth from the smallest to the largest N (targets: <= 1 ms
-//    per turn at 1,000 turns, growth <= 1.5x).
+//    per turn at 1,000 turns, growth <= 1.5x), as the mean (total minus Runner, over N) and as
+//    the median of the per-turn gaps between Runner calls (robust to the OS preempting the
+//    process on a loaded machine), plus the early/late turns of the longest run.
+//    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
 //    execution time (target <= 1.2).
 // 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
@@ -58,6 +61,12 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
  */
 let inRunner = 0;
 let inRunnerCpu = 0;
+/**
+ * The times at which Runner.run calls started and ended: the gap between one call's end and the
+ * next call's start is what Colloquy spent on that turn (recording it, checkpointing, planning
+ * and preparing the next), so the gaps give a per-turn distribution, not only a mean.
+ */
+let marks: { start: number; end: number }[] = [];
 const originalRun = Runner.prototype.run;
 Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[]) {
   const started = performance.now();
@@ -65,10 +74,29 @@ Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[])
   try {
     return await (originalRun as (...a: unknown[]) => Promise<unknown>).apply(this, args);
   } finally {
-    inRunner += performance.now() - started;
+    const ended = performance.now();
+    marks.push({ start: started, end: ended });
+    inRunner += ended - started;
     inRunnerCpu += cpuMs(cpu);
   }
 } as typeof Runner.prototype.run;
+
+/** The per-turn gaps of the last run (ms): run start to first call, between calls, last call to the end. */
+function turnGaps(runStarted: number, runEnded: number): number[] {
+  const gaps: number[] = [];
+  let previous = runStarted;
+  for (const mark of marks) {
+    gaps.push(mark.start - previous);
+    previous = mark.end;
+  }
+  if (gaps.length) gaps[gaps.length - 1]! += runEnded - previous;
+  return gaps;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : NaN;
+};
 
 async function ensembleTurns(turns: number): Promise<{
   ms: number;
@@ -77,6 +105,7 @@ async function ensembleTurns(turns: number): Promise<{
   runnerCpuMs: number;
   reason: string;
   count: number;
+  gaps: number[];
 }> {
   const ensemble = parseEnsemble(
     `name: loop\nagents:\n  - name: talker\n    model_profile: p\n    system_prompt: x\n` +
@@ -89,11 +118,14 @@ async function ensembleTurns(turns: number): Promise<{
   try {
     inRunner = 0;
     inRunnerCpu = 0;
+    marks = [];
     const started = performance.now();
     const cpu = process.cpuUsage();
     const result = await runEnsemble(ensemble, { store, createModel: model, input: 'go' });
+    const ended = performance.now();
     return {
-      ms: performance.now() - started,
+      ms: ended - started,
+      gaps: turnGaps(started, ended),
       runnerMs: inRunner,
       cpuMs: cpuMs(cpu),
       runnerCpuMs: inRunnerCpu,
@@ -109,28 +141,93 @@ async function perTurnOverhead(): Promise<void> {
   await ensembleTurns(20); // warm-up (module loading, JIT)
   await bareRunner(20);
   const overheads: number[] = [];
+  const medians: number[] = [];
   const cpuOverheads: number[] = [];
+  let lastGaps: number[] = [];
   for (const turns of TURN_COUNTS) {
     const baseline = await bareRunner(turns);
     const run = await ensembleTurns(turns);
     const overhead = (run.ms - run.runnerMs) / turns;
     const cpuOverhead = (run.cpuMs - run.runnerCpuMs) / turns;
+    const typical = median(run.gaps);
     overheads.push(overhead);
+    medians.push(typical);
     cpuOverheads.push(cpuOverhead);
+    lastGaps = run.gaps;
     console.log(
       `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
-        `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn ` +
-        `(CPU: ${cpuOverhead.toFixed(3)} ms/turn); bare Runner, same calls, separately: ${baseline.toFixed(0)} ms`,
+        `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn mean, ` +
+        `${typical.toFixed(3)} ms/turn median (CPU: ${cpuOverhead.toFixed(3)} ms/turn); ` +
+        `bare Runner, same calls, separately: ${baseline.toFixed(0)} ms`,
     );
   }
   if (overheads.length > 1) {
     const growth = overheads.at(-1)! / overheads[0]!;
+    const medianGrowth = medians.at(-1)! / medians[0]!;
     console.log(
-      `growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns: ${growth.toFixed(2)}x (target <= 1.5x); ` +
-        `overhead at ${TURN_COUNTS.at(-1)}: ${overheads.at(-1)!.toFixed(3)} ms/turn (target <= 1 ms); ` +
+      `growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns: mean ${growth.toFixed(2)}x, median ` +
+        `${medianGrowth.toFixed(2)}x (target <= 1.5x); overhead at ${TURN_COUNTS.at(-1)}: mean ` +
+        `${overheads.at(-1)!.toFixed(3)}, median ${medians.at(-1)!.toFixed(3)} ms/turn (target <= 1 ms); ` +
         `CPU growth ${(cpuOverheads.at(-1)! / cpuOverheads[0]!).toFixed(2)}x`,
     );
-    console.log(`load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
+    // Within the longest run: the same turns' cost early and late (a flat cost per turn is ~1x).
+    const tenth = Math.max(1, Math.floor(lastGaps.length / 10));
+    const early = median(lastGaps.slice(1, tenth + 1));
+    const late = median(lastGaps.slice(-tenth));
+    console.log(
+      `within the ${TURN_COUNTS.at(-1)}-turn run: median per-turn overhead of the first tenth ` +
+        `${early.toFixed(3)} ms, of the last tenth ${late.toFixed(3)} ms (${(late / early).toFixed(2)}x)`,
+    );
+    console.log(
+      `load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs (the mean includes ` +
+        'time the OS gave to other processes between turns; the median is the typical turn)',
+    );
+  }
+}
+
+/**
+ * The scheduler alone: the same ensemble with Runner.run replaced by a constant reply (no SDK
+ * work, so no SDK garbage either). Everything the run does per turn is left: planning, the
+ * agent's input from its sub-thread, the store writes. Flat figures here and a growing gap
+ * above point at the SDK's own cost (its garbage collection grows with the conversation).
+ */
+async function schedulerAlone(): Promise<void> {
+  const timed = Runner.prototype.run;
+  Runner.prototype.run = async function stubbedRun(_agent: unknown, input: unknown) {
+    const count = Array.isArray(input) ? input.length : 1;
+    const now = performance.now();
+    marks.push({ start: now, end: now });
+    return {
+      finalOutput: '{"ok": true}',
+      output: [
+        {
+          type: 'message',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: '{"ok": true}' }],
+        },
+      ],
+      runContext: { usage: { requests: 1, inputTokens: count, outputTokens: 1, totalTokens: 1 } },
+    };
+  } as unknown as typeof Runner.prototype.run;
+  try {
+    await ensembleTurns(20); // warm-up
+    const perTurn: number[] = [];
+    for (const turns of TURN_COUNTS) {
+      const run = await ensembleTurns(turns);
+      perTurn.push(run.cpuMs / turns);
+      console.log(
+        `scheduler alone (Runner stubbed), ${turns} turns: ${(run.ms / turns).toFixed(3)} ms/turn wall, ` +
+          `${median(run.gaps).toFixed(3)} ms/turn median, CPU ${(run.cpuMs / turns).toFixed(3)} ms/turn`,
+      );
+    }
+    if (perTurn.length > 1)
+      console.log(
+        `scheduler alone: CPU growth ${TURN_COUNTS[0]} -> ${TURN_COUNTS.at(-1)} turns ` +
+          `${(perTurn.at(-1)! / perTurn[0]!).toFixed(2)}x`,
+      );
+  } finally {
+    Runner.prototype.run = timed;
   }
 }
 
@@ -188,6 +285,7 @@ function startup(): void {
 
 try {
   await perTurnOverhead();
+  await schedulerAlone();
   await parallelRatio();
   startup();
 } finally {

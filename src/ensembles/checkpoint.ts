@@ -39,14 +39,14 @@ export class RunCheckpoints {
   save(label: string, checkpoint = true): Promise<void> {
     this.head.data.elapsed_ms = this.elapsedMs();
     const snapshot = structuredClone(this.head);
-    return this.#enqueue(() => this.workflow.save(snapshot, label, checkpoint));
+    return this.#enqueue(() => this.workflow.saveSnapshot(snapshot, label, checkpoint));
   }
 
   /** Appends `turns` to the run's log and saves the working head, which counts them. */
   commit(turns: ConversationTurn[], label: string): Promise<void> {
     this.head.data.elapsed_ms = this.elapsedMs();
     const snapshot = structuredClone(this.head);
-    return this.#enqueue(() => this.workflow.commit(snapshot, turns, label));
+    return this.#enqueue(() => this.workflow.commitSnapshot(snapshot, turns, label));
   }
 
   /** Waits for every save asked for; rejects with the first that failed. */

@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
 import { parseAgentRequests } from './agentRequests.js';
 import { ConditionError } from './conditions.js';
-import { fanOutItems } from './inputs.js';
+import { fanOutItems, fanOutThread } from './inputs.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
 import { runLlmAgent } from './llmAgent.js';
@@ -63,7 +63,9 @@ interface Produced {
 }
 
 /** Whether an error is the agent's own failure (recorded) rather than the run's (thrown). */
-function isAgentFailure(error: unknown): error is Error & { stderr?: string } {
+function isAgentFailure(
+  error: unknown,
+): error is Error & { stderr?: string; output?: Record<string, unknown> } {
   return error instanceof AgentRunError || error instanceof ConditionError;
 }
 
@@ -82,7 +84,8 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
   } catch (error) {
     if (!isAgentFailure(error)) throw error;
     produced = {
-      output: {},
+      // What a failing script printed (llm-orc's `{"success": false, "error": ...}`) is kept.
+      output: error.output ?? {},
       failed: error.message,
       ...(error.stderr ? { stderr: error.stderr } : {}),
     };
@@ -118,7 +121,7 @@ async function runFanOut(
           fan_out: { index, total: items.length, item },
         };
         try {
-          return await runOnce(options, instance, `${agent.name}#${index}`, requests);
+          return await runOnce(options, instance, fanOutThread(agent.name, index), requests);
         } catch (error) {
           if (!isAgentFailure(error)) throw error;
           return { output: {}, failed: error.message } satisfies Produced;
@@ -187,7 +190,7 @@ async function runOnce(
     if (!options.runChild)
       throw new AgentRunError(agent.name, 'sub-ensembles need runEnsemble to run them.');
     const instance = `${(state.agent_execution_count[agent.name] ?? 0) + 1}${thread === agent.name ? '' : thread.slice(agent.name.length)}`;
-    return options.runChild({ agent, input, instance, signal: options.signal });
+    return runChildWithin(options, { agent, input, instance }, timeoutMs);
   }
   if (agent.kind === 'script') {
     const run = await runScriptAgent({
@@ -237,4 +240,34 @@ async function runOnce(
     ask: options.inputHandler ? (prompt) => ask(prompt) : undefined,
   });
   return { output: run.data, usage: run.usage };
+}
+
+/**
+ * Runs a sub-ensemble or loop agent; with its own `timeout_seconds`, the child run is stopped
+ * at that time (left unfinished in the store) and the agent fails with a timeout, like any
+ * other agent. The run's own deadline stops it through the step's signal instead.
+ */
+async function runChildWithin(
+  options: ExecuteAgentOptions,
+  child: { agent: EnsembleAgent; input: AgentInput; instance: string },
+  timeoutMs: number,
+): Promise<Produced> {
+  const { agent } = child;
+  const own =
+    agent.timeout_seconds !== undefined && timeoutMs < options.remainingMs
+      ? AbortSignal.timeout(timeoutMs)
+      : undefined;
+  const signal = own ? AbortSignal.any([options.signal, own]) : options.signal;
+  try {
+    return await options.runChild!({ ...child, signal });
+  } catch (error) {
+    if (own?.aborted && !options.signal.aborted)
+      throw new AgentRunError(
+        agent.name,
+        `it did not finish within its timeout_seconds (${agent.timeout_seconds}s); its ` +
+          `${agent.kind === 'loop' ? 'loop body' : 'sub-ensemble'} run was stopped. Raise timeout_seconds, or make the child faster.`,
+        { cause: error },
+      );
+    throw error;
+  }
 }

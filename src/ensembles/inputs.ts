@@ -71,6 +71,11 @@ function jsonArray(value: unknown): unknown[] | undefined {
   }
 }
 
+/** The sub-thread of one instance of an LLM `fan_out` agent. */
+export function fanOutThread(agentName: string, index: number): string {
+  return `${agentName}#${index}`;
+}
+
 /**
  * The items a fan_out agent runs over: the value `input_key` selects, else the first
  * dependency's `response` (an array or JSON text of one), else its only array-valued key.

@@ -153,11 +153,15 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     },
     tools,
   });
-  const prior = await workflow.read(thread);
-  const input: AgentInputItem[] = [
-    ...prior.map((entry) => entry.item),
-    { role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) },
-  ];
+  // One pass over the cached sub-thread (no copies of it: a turn's cost stays flat).
+  const prior = await workflow.view(thread);
+  const count = prior.length;
+  const input: AgentInputItem[] = new Array<AgentInputItem>(count + 1);
+  for (let i = 0; i < count; i++) input[i] = prior[i]!.item;
+  input[count] = {
+    role: 'user',
+    content: (options.formatPrompt ?? llmPrompt)(options.input, agent),
+  };
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   const context = agentTraceContext(workflow.runId, agent.name);
   let result;
@@ -181,9 +185,9 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   const createdAt = new Date().toISOString();
   // This turn's items: the user message and what the run produced (`result.history` would
   // rebuild the whole conversation, a cost that grows with it).
-  const turnItems: AgentInputItem[] = [...input.slice(prior.length), ...result.output];
+  const turnItems: AgentInputItem[] = [input[count]!, ...result.output];
   const items: ThreadItem[] = turnItems.map((item, i) => ({
-    id: `${agent.name}-${prior.length + i}`,
+    id: `${agent.name}-${count + i}`,
     item,
     meta: {
       agent: agent.name,

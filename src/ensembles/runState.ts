@@ -14,6 +14,7 @@
  *   usage and request counts so that nothing scans the history; `execution.step` counts steps;
  *   turns and outcomes may carry `status` and `error`; `data.book.requests` holds agent requests.
  *   Version 1 states are migrated on load (their history is appended to the main thread).
+ *   Later, compatible additions to version 2: `inputs.*.fan_out_versions` (optional).
  * @module
  */
 import { z } from 'zod';
@@ -120,6 +121,11 @@ export const stepInputSchema = z.object({
   input_data: agentInputSchema,
   /** The agent's sub-thread version when the step started (its items after it are cut on resume). */
   thread_version: z.number().int().nonnegative(),
+  /**
+   * For an LLM `fan_out` agent: each instance's sub-thread version when the step started, by
+   * item index (cut back on resume like `thread_version`).
+   */
+  fan_out_versions: z.array(z.number().int().nonnegative()).optional(),
 });
 
 /** The step being run: its agents, their inputs, and the outcomes of those that finished. */

@@ -16,14 +16,21 @@ import type { ConditionContext } from './conditions.js';
 import type { EnsembleEvent } from './events.js';
 import type { ChildRunner } from './execute.js';
 import { agentInput, executeAgent } from './execute.js';
+import { fanOutItems, fanOutThread } from './inputs.js';
 import { dependenciesSkipped, guardAllows } from './guards.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
-import type { AgentOutcome, ConversationTurn, EnsembleRunFailure, OpenStep } from './runState.js';
+import type {
+  AgentOutcome,
+  ConversationTurn,
+  EnsembleRunFailure,
+  OpenStep,
+  StepInput,
+} from './runState.js';
 import { conditionContext, markStarted } from './scheduler.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
 import type { ConversationState } from './state.js';
-import { headOf, recordTurn } from './state.js';
+import { recordTurn } from './state.js';
 
 /** What a step needs from its run. */
 export interface StepContext {
@@ -78,6 +85,9 @@ export async function prepareStep(context: StepContext, agents: string[]): Promi
     step.inputs[name] = {
       input_data: agentInput(agent, checkpoints.data.input, conversation, checkpoints.data.book),
       thread_version: agent.kind === 'llm' ? await checkpoints.workflow.version(name) : 0,
+      ...(agent.kind === 'llm' && agent.fan_out
+        ? { fan_out_versions: await fanOutVersions(context, agent) }
+        : {}),
     };
     if (dependenciesSkipped(agent, conversation)) {
       step.finished[name] = notRun('skipped', 'every dependency was skipped');
@@ -96,6 +106,32 @@ export async function prepareStep(context: StepContext, agents: string[]): Promi
   }
   checkpoints.head.execution.currentStep = step;
   return step;
+}
+
+/**
+ * The sub-thread versions of an LLM fan_out agent's instances now (one per item it will run
+ * over; the items come from the committed state, as when it runs).
+ */
+async function fanOutVersions(context: StepContext, agent: EnsembleAgent): Promise<number[]> {
+  const items = fanOutItems(agent, context.conversation);
+  if (!Array.isArray(items)) return [];
+  const versions: number[] = [];
+  for (let index = 0; index < items.length; index++)
+    versions.push(await context.checkpoints.workflow.version(fanOutThread(agent.name, index)));
+  return versions;
+}
+
+/**
+ * An LLM agent's sub-threads back to where they were when the step started: items an
+ * interrupted run of this step wrote (its own, and each fan_out instance's) are cut, so that
+ * running it again does not repeat them.
+ */
+async function cutSubThreads(context: StepContext, name: string, input: StepInput): Promise<void> {
+  const { workflow } = context.checkpoints;
+  await workflow.truncate(name, input.thread_version);
+  const versions = input.fan_out_versions ?? [];
+  for (let index = 0; index < versions.length; index++)
+    await workflow.truncate(fanOutThread(name, index), versions[index]!);
 }
 
 /**
@@ -130,7 +166,7 @@ export async function runStep(
           if (controller.signal.aborted) return;
           const agent = agentNamed(ensemble, name);
           const input = step.inputs[name]!;
-          if (agent.kind === 'llm') await checkpoints.workflow.truncate(name, input.thread_version);
+          if (agent.kind === 'llm') await cutSubThreads(context, name, input);
           emit({ type: 'agent_started', step: step.step, agent: name });
           const outcome = await executeAgent({
             agent,
@@ -207,8 +243,11 @@ export function recordStep(
         ...(outcome.stderr ? { stderr: outcome.stderr } : {}),
       };
   }
+  // The head shares the committed conversation's bounded fields (no copy here: every save
+  // snapshots the head, and the conversation changes only in the next recordStep).
+  const { conversation_history: _history, ...head } = conversation;
   Object.assign(checkpoints.head, {
-    conversation: headOf(conversation),
+    conversation: head,
     execution: { step: step.step, currentStep: null },
   });
   return { turns, ...(stop ? { stop } : {}) };

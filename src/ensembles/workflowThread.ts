@@ -4,8 +4,11 @@
  *
  * The main thread is the run's append-only log: each committed turn is one item, at position
  * `turn_number - 1`. Its metadata holds the bounded head of the run ({@link WorkflowState}),
- * checked with its zod schema on load. Each save records a store checkpoint. Saving and
- * committing cost the same whatever the length of the run: nothing rewrites earlier turns.
+ * checked with its zod schema on load. Each committed turn item records the versions of the
+ * run's sub-threads: the main thread's positions are the run's checkpoints (a store checkpoint
+ * is recorded only by {@link WorkflowThread.save}: when the run is created and finishes).
+ * Saving and committing cost the same whatever the length of the run: nothing rewrites earlier
+ * turns.
  *
  * Thread ids: `{runId}::main` and `{runId}::{name}`. Saved-state versions: see `runState.ts`.
  * @module
@@ -95,8 +98,16 @@ function withoutHistory<T extends { conversation_history: unknown }>(
   return rest;
 }
 
-/** The main-thread item of a committed turn: its output as text, the whole turn in providerData. */
-export function turnItem(runId: string, turn: ConversationTurn): ThreadItem {
+/**
+ * The main-thread item of a committed turn: its output as text, the whole turn in providerData,
+ * and (`threads`) the versions of the run's sub-threads once its step was committed: the item's
+ * position and these versions are the run's checkpoint at that turn.
+ */
+export function turnItem(
+  runId: string,
+  turn: ConversationTurn,
+  threads?: Record<string, number>,
+): ThreadItem {
   return {
     id: `turn-${turn.turn_number}`,
     item: {
@@ -104,7 +115,7 @@ export function turnItem(runId: string, turn: ConversationTurn): ThreadItem {
       role: 'assistant',
       status: 'completed',
       content: [{ type: 'output_text', text: JSON.stringify(turn.output_data) }],
-      providerData: { ensembleTurn: turn },
+      providerData: { ensembleTurn: turn, ...(threads ? { threads } : {}) },
     },
     meta: {
       agent: turn.agent_name,
@@ -258,7 +269,18 @@ export class WorkflowThread {
    * store checkpoint labelled `label`.
    */
   async save(state: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
-    const copy = structuredClone(state);
+    await this.#save(structuredClone(state), label, checkpoint);
+  }
+
+  /**
+   * {@link save} of a snapshot the caller hands over (it is kept as the last saved head, not
+   * copied again): what RunCheckpoints uses, as it snapshots the head when a save is asked for.
+   */
+  async saveSnapshot(snapshot: WorkflowState, label = 'step', checkpoint = true): Promise<void> {
+    await this.#save(snapshot, label, checkpoint);
+  }
+
+  async #save(copy: WorkflowState, label: string, checkpoint: boolean): Promise<void> {
     await this.store.setMetadata(
       this.mainThreadId,
       { kind: 'workflow', workflow: copy },
@@ -278,14 +300,43 @@ export class WorkflowThread {
 
   /**
    * Commits turns: appends them to the main thread (refused with ConflictError if another writer
-   * appended since), then saves the head, whose `turn_count` must count them.
+   * appended since), each with the sub-threads' versions, then saves the head, whose
+   * `turn_count` must count them. No store checkpoint: the turn items are the checkpoint
+   * (`label` is kept for the callers' logs).
    */
   async commit(state: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
-    if (state.conversation.turn_count !== this.#history.length + turns.length)
+    await this.#commit(structuredClone(state), turns, label);
+  }
+
+  /** {@link commit} of a snapshot the caller hands over (see {@link saveSnapshot}). */
+  async commitSnapshot(
+    snapshot: WorkflowState,
+    turns: ConversationTurn[],
+    label: string,
+  ): Promise<void> {
+    await this.#commit(snapshot, turns, label);
+  }
+
+  async #commit(copy: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
+    if (copy.conversation.turn_count !== this.#history.length + turns.length)
       throw invalid(this.runId, 'a commit whose head does not count its turns');
-    if (turns.length) await this.#appendMain(turns.map((turn) => turnItem(this.runId, turn)));
+    if (turns.length) {
+      const threads = this.#subThreadVersions();
+      await this.#appendMain(turns.map((turn) => turnItem(this.runId, turn, threads)));
+    }
     this.#history.push(...turns);
-    await this.save(state, label);
+    // The turn items are the checkpoint (position + sub-thread versions): no store checkpoint.
+    await this.#save(copy, label, false);
+  }
+
+  /** The versions of the run's sub-threads (by name; the main thread is left out). */
+  #subThreadVersions(): Record<string, number> {
+    const prefix = `${this.runId}::`;
+    const threads: Record<string, number> = {};
+    for (const [id, version] of Object.entries(this.#versions))
+      if (id !== this.mainThreadId && id.startsWith(prefix))
+        threads[id.slice(prefix.length)] = version;
+    return threads;
   }
 
   async #appendMain(items: ThreadItem[]): Promise<void> {
@@ -308,8 +359,21 @@ export class WorkflowThread {
     return version;
   }
 
-  /** The items of a sub-thread. */
+  /** The items of a sub-thread (a copy). */
   async read(name: string): Promise<ThreadItem[]> {
+    return [...(await this.#cached(name))];
+  }
+
+  /**
+   * The items of a sub-thread, read once from the store and then kept up to date by
+   * {@link append} and {@link truncate}: a view, not a copy (do not mutate). Reading it costs
+   * the same at turn 1,000 as at turn 10.
+   */
+  async view(name: string): Promise<readonly ThreadItem[]> {
+    return this.#cached(name);
+  }
+
+  async #cached(name: string): Promise<ThreadItem[]> {
     const id = this.threadId(name);
     let items = this.#items.get(id);
     if (!items) {
@@ -317,7 +381,7 @@ export class WorkflowThread {
       this.#items.set(id, items);
       this.#versions[id] = items.length;
     }
-    return [...items];
+    return items;
   }
 
   /** The version of a sub-thread (0 when it has no items). */

@@ -57,6 +57,38 @@ describe('executeAgent', () => {
     expect(Date.parse(outcome.timestamp)).not.toBeNaN();
   });
 
+  it('an llm-orc script that reports success: false fails, and what it printed is kept as its output', async () => {
+    const dir = tempDir();
+    const script = writeScript(
+      dir,
+      'no.js',
+      `reply({ success: false, error: 'no such file', path: '/nowhere' });`,
+    );
+    const outcome = await executeAgent(
+      await options(
+        `name: e\nscript_protocol: llm-orc\nagents:\n  - { name: s, script: ${script} }\n`,
+        dir,
+      ),
+    );
+    expect(outcome.status).toBe('failed');
+    expect(outcome.error).toMatch(/reported "success": false: no such file/);
+    expect(outcome.output_data).toEqual({
+      success: false,
+      error: 'no such file',
+      path: '/nowhere',
+    });
+  });
+
+  it('a Colloquy-protocol script that replies success: false fails with an empty output', async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, 'no.js', `reply({ success: false, error: 'bad' });`);
+    const outcome = await executeAgent(
+      await options(`name: e\nagents:\n  - { name: s, script: ${script} }\n`, dir),
+    );
+    expect(outcome).toMatchObject({ status: 'failed', output_data: {} });
+    expect(outcome.error).toMatch(/replied success: false: bad/);
+  });
+
   it('an input error fails the agent without running it', async () => {
     const dir = tempDir();
     const outcome = await executeAgent({

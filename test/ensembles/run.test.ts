@@ -61,7 +61,7 @@ describe('runEnsemble', () => {
     await expect(runEnsemble(pair(dir), { store, runId: 'dup' })).rejects.toThrow(/already exists/);
   });
 
-  it('saves one head write per committed step (plus the first plan and the finish)', async () => {
+  it('saves one head write per committed step (plus the first plan and the finish); the turns are the checkpoints', async () => {
     const store = new MemoryStore();
     let writes = 0;
     const setMetadata = store.setMetadata.bind(store);
@@ -73,12 +73,38 @@ describe('runEnsemble', () => {
     expect(result.turn_count).toBe(2);
     // created, plan of step 1, commit of step 1 (+ plan of step 2), commit of step 2, finished.
     expect(writes).toBe(5);
-    expect((await store.listCheckpoints('w')).map((c) => c.label)).toEqual([
-      'created',
-      'turn-1',
-      'turn-2',
-      'finished',
-    ]);
+    // Store checkpoints only when created and finished: each turn item records the positions.
+    expect((await store.listCheckpoints('w')).map((c) => c.label)).toEqual(['created', 'finished']);
+    const items = await store.readItems('w::main');
+    expect(
+      items.map(
+        (entry) => (entry.item as { providerData?: { threads?: unknown } }).providerData?.threads,
+      ),
+    ).toEqual([{}, {}]);
+  });
+
+  it('each turn item records the versions of the LLM agents` sub-threads after its step', async () => {
+    const store = new MemoryStore();
+    const dir = tempDir();
+    const counter = writeCounter(dir);
+    await runEnsemble(
+      ensembleFrom(
+        `name: llm\nagents:\n  - { name: a, script: ${counter} }\n  - { name: t, model_profile: p, depends_on: [a] }\n`,
+        dir,
+      ),
+      {
+        store,
+        runId: 'pos',
+        createModel: () => new ScriptedModel(['{"ok": true}'], { repeatLast: true }),
+      },
+    );
+    const items = await store.readItems('pos::main');
+    expect(
+      items.map(
+        (entry) => (entry.item as { providerData?: { threads?: unknown } }).providerData?.threads,
+      ),
+    ).toEqual([{ t: 0 }, { t: 2 }]);
+    expect(await store.readItems('pos::t')).toHaveLength(2);
   });
 
   it('a guard that fails to evaluate fails its agent, not the run', async () => {

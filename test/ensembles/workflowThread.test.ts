@@ -234,4 +234,61 @@ describe('WorkflowThread: single writer and migration details', () => {
     expect(await workflow.version('w')).toBe(1);
     expect(reads).toBe(1);
   });
+
+  it('view is the cached sub-thread itself: appends and truncations show in it, nothing copies it', async () => {
+    const workflow = await WorkflowThread.create(new MemoryStore(), 'view', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const view = await workflow.view('w');
+    expect(view).toHaveLength(0);
+    await workflow.append('w', [
+      { id: '1', item: { role: 'user', content: 'a' } },
+      { id: '2', item: { role: 'user', content: 'b' } },
+    ]);
+    expect(await workflow.view('w')).toBe(view);
+    expect(view.map((entry) => entry.id)).toEqual(['1', '2']);
+    await workflow.truncate('w', 1);
+    expect(view.map((entry) => entry.id)).toEqual(['1']);
+    // read() still hands out a copy the caller may change.
+    const copy = await workflow.read('w');
+    copy.pop();
+    expect(view).toHaveLength(1);
+  });
+
+  it('save copies the head it is given; saveSnapshot and commitSnapshot keep the snapshot as is', async () => {
+    const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'snap', {
+      conversation: createConversationState(),
+      data: data(),
+    });
+    const copied = workflow.state;
+    await workflow.save(copied, 'a');
+    copied.data.input = 'changed after save';
+    expect(workflow.state.data.input).toBe('task');
+
+    const snapshot = workflow.state;
+    snapshot.data.input = 'snapshot';
+    await workflow.saveSnapshot(snapshot, 'b', false);
+    expect(workflow.state.data.input).toBe('snapshot');
+    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual(['created', 'a']);
+
+    const next = workflow.state;
+    next.conversation.turn_count = 1;
+    await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
+    await workflow.commitSnapshot(next, [turn(1)], 'turn-1');
+    expect(workflow.history).toEqual([turn(1)]);
+    // A commit records no store checkpoint: its turn item carries the sub-threads' versions.
+    expect((await store.listCheckpoints('snap')).map((c) => c.label)).toEqual(['created', 'a']);
+    const [item] = await store.readItems('snap::main');
+    expect((item!.item as { providerData?: unknown }).providerData).toEqual({
+      ensembleTurn: turn(1),
+      threads: { w: 1 },
+    });
+    const loaded = await WorkflowThread.load(store, 'snap');
+    expect(loaded!.state).toEqual(next);
+    await expect(workflow.commitSnapshot(workflow.state, [turn(3)], 'x')).rejects.toThrow(
+      /does not count its turns/,
+    );
+  });
 });
