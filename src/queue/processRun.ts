@@ -11,6 +11,7 @@ import { ScriptedInputHandler } from '../ensembles/inputHandlers.js';
 import type { ScriptedAnswers } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
 import { runEnsemble } from '../ensembles/run.js';
+import { createEnsembleTracer, type EnsembleTracer } from '../ensembles/tracing.js';
 import { WorkflowThread } from '../ensembles/workflowThread.js';
 import { ColloquyError } from '../errors.js';
 import type { RunEvent } from '../server/ensembleRuns.js';
@@ -43,6 +44,7 @@ export async function processRun(job: Job<RunJobData>, context: JobContext): Pro
   const { registry } = context;
   const store = registry.runs.store;
   const lease = await context.lease(store, `queue:run:${data.runId}`);
+  let tracer: EnsembleTracer | undefined;
   try {
     const saved = await WorkflowThread.load(store, data.runId);
     const ensemble = data.ensemble
@@ -58,7 +60,9 @@ export async function processRun(job: Job<RunJobData>, context: JobContext): Pro
     // A run that has a checkpoint is resumed: after a worker died, this continues where it stopped.
     const resume = data.resume || saved !== null;
     let finished = false;
+    tracer = await createEnsembleTracer({ store });
     const onEvent = (event: EnsembleEvent) => {
+      tracer?.onEvent(event);
       finished ||= event.type === 'ensemble_finished';
       void logEvent(context, data.runId, event);
     };
@@ -79,9 +83,11 @@ export async function processRun(job: Job<RunJobData>, context: JobContext): Pro
       onEvent,
       signal: context.signal,
     });
+    await tracer.finish();
     if (!finished) await logEvent(context, data.runId, { type: 'ensemble_finished', result });
     return { ok: true, result };
   } catch (error) {
+    await tracer?.finish(error);
     if (context.handingBack()) throw error;
     await logEvent(context, data.runId, { type: 'error', error: errorInfo(error) });
     return { ok: false, error: errorInfo(error) };

@@ -13,6 +13,7 @@ import type { EnsembleEvent } from '../ensembles/events.js';
 import type { InputHandler } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
 import { runEnsemble } from '../ensembles/run.js';
+import { createEnsembleTracer } from '../ensembles/tracing.js';
 import type { Ensemble } from '../ensembles/schema.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -269,6 +270,8 @@ export class EnsembleRuns {
     this.#live.set(runId, run);
     const profiles = this.#options.profiles;
     run.done = (async () => {
+      // Every run is a trace in the store's trace store, as `colloquy invoke` records it.
+      const tracer = await createEnsembleTracer({ store: this.store });
       try {
         const result = await runEnsemble(ensemble, {
           store: this.store,
@@ -278,13 +281,18 @@ export class EnsembleRuns {
           ...(options.inputHandler ? { inputHandler: options.inputHandler } : {}),
           ...(profiles ? { profiles: await profiles() } : {}),
           ...(this.#options.createModel ? { createModel: this.#options.createModel } : {}),
-          onEvent: push,
+          onEvent: (event) => {
+            tracer.onEvent(event);
+            push(event);
+          },
           signal: controller.signal,
         });
+        await tracer.finish();
         if (!run.events.some((event) => event.type === 'ensemble_finished'))
           record({ type: 'ensemble_finished', result });
         Object.assign(run.summary, { status: 'finished', result, turnCount: result.turn_count });
       } catch (error) {
+        await tracer.finish(error);
         const info = publicErrorInfo(errorInfo(publicError(error)));
         record({ type: 'error', error: info });
         // An interrupted run (shutdown, cancel) kept its finished turns and can be resumed.
