@@ -101,6 +101,15 @@ export class SqliteStore implements ThreadStore {
     return this.#path;
   }
 
+  /**
+   * The open connection, lent to the trace store of the same file (`traceStoreFor`) so that trace
+   * saves share its page cache and never wait on a second writer. Not for other use.
+   * @internal
+   */
+  get connection(): Database.Database {
+    return this.#db;
+  }
+
   async getThread(threadId: string): Promise<ThreadRecord | null> {
     checkIds('getThread', threadId);
     return this.#run('getThread', () => {
