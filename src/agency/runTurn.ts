@@ -148,10 +148,10 @@ async function runInput(
   frame: RunFrame,
   items: AgentInputItem[],
   resume: ResumeInput | undefined,
-): Promise<{ context: RunContext<unknown>; input: string | AgentInputItem[] | RunState<any, any> }> {
+): Promise<{ context: RunContext<unknown>; input: AgentInputItem[] | RunState<any, any> }> {
   if (!resume) {
     const input = runtime.historyView ? budgetedView(items, runtime.historyView) : items;
-    return { context: new RunContext(frame.call.context), input: asText(input) ?? input };
+    return { context: new RunContext(frame.call.context), input };
   }
   if (typeof resume.state !== 'string') {
     applyDecisions(resume.state, frame.call.decisions);
@@ -164,22 +164,6 @@ async function runInput(
   });
   applyDecisions(input, frame.call.decisions);
   return { context, input };
-}
-
-/**
- * The text of an input that is one plain user message, else undefined. The SDK takes a shorter
- * path for text input than for an item list (no per-turn matching of input items), and both
- * reach the model as the same user message.
- */
-function asText(items: AgentInputItem[]): string | undefined {
-  if (items.length !== 1) return undefined;
-  const [item] = items;
-  if (!item || !('role' in item) || item.role !== 'user' || typeof item.content !== 'string')
-    return undefined;
-  const keys = Object.keys(item);
-  return keys.every((key) => key === 'role' || key === 'content' || (key === 'type' && item.type === 'message'))
-    ? item.content
-    : undefined;
 }
 
 /** A run's failure as callers see it: running out of turns names the agent and the fix. */
@@ -197,7 +181,7 @@ function turnError(error: unknown, agent: string, budget: number): unknown {
 async function execute(
   runtime: AgencyRuntime,
   frame: RunFrame,
-  input: string | AgentInputItem[] | RunState<any, any>,
+  input: AgentInputItem[] | RunState<any, any>,
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
@@ -212,7 +196,7 @@ async function execute(
 async function runAgent(
   runtime: AgencyRuntime,
   frame: RunFrame,
-  input: string | AgentInputItem[] | RunState<any, any>,
+  input: AgentInputItem[] | RunState<any, any>,
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;

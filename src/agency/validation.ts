@@ -43,8 +43,8 @@ export function feedbackItems(error: OutputGuardrailTripwireTriggered<any, any>)
  */
 export async function withValidationRetries<T>(
   attempts: number,
-  input: string | AgentInputItem[] | RunState<any, any>,
-  run: (input: string | AgentInputItem[] | RunState<any, any>) => Promise<T>,
+  input: AgentInputItem[] | RunState<any, any>,
+  run: (input: AgentInputItem[] | RunState<any, any>) => Promise<T>,
 ): Promise<T> {
   let current = input;
   for (let attempt = 0; ; attempt++) {
@@ -54,11 +54,9 @@ export async function withValidationRetries<T>(
       const retry =
         error instanceof OutputGuardrailTripwireTriggered &&
         attempt < attempts &&
-        (typeof current === 'string' || Array.isArray(current));
+        Array.isArray(current);
       if (!retry) throw error;
-      const items: AgentInputItem[] =
-        typeof current === 'string' ? [{ role: 'user', content: current }] : (current as AgentInputItem[]);
-      current = [...items, ...feedbackItems(error)];
+      current = [...(current as AgentInputItem[]), ...feedbackItems(error)];
     }
   }
 }
