@@ -449,7 +449,7 @@ export class Agency implements AgencyRuntime {
           chatId,
           this.#chatWaitMs,
           options.signal,
-          () => process.env.XNT ? this.#call(message, { ...options, chatId }, emit, resume ?? runId) :
+          () =>
             traceCall(
               {
                 name: `agency ${this.name}`,
