@@ -535,6 +535,9 @@ export class Agency implements AgencyRuntime {
       outcome = await runTurn(this, frame, input, resume ? { state: resume.state } : undefined);
     } catch (error) {
       throw surfacedError(error);
+    } finally {
+      // Every thread the call wrote, in one store transaction where the store allows.
+      await this.threads.saveThreads(call.unsavedThreads());
     }
     const response: AgencyResponse = {
       finalOutput: outcome.finalOutput,

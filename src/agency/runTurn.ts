@@ -1,8 +1,9 @@
 /**
  * One turn of one agent: read its thread with the caller, record the incoming message, run the
- * agent with the SDK Runner (streamed or not), then save what it generated. Generated items are
- * saved only when the run finishes, so an aborted or failed run never leaves a tool call without
- * its result in a thread.
+ * agent with the SDK Runner (streamed or not), then record what it generated. Generated items are
+ * recorded only when the run finishes, so an aborted or failed run never leaves a tool call without
+ * its result in a thread; the agency saves every thread of a call when the call ends (see
+ * `AgencyCall.deferSave`).
  * @module
  */
 import { MaxTurnsExceededError, RunContext, RunState } from '@openai/agents-core';
@@ -81,7 +82,7 @@ export async function runTurn(
       execute(runtime, frame, attemptInput, context),
     );
   } catch (caught) {
-    await runtime.threads.saveThread(thread);
+    call.deferSave(thread);
     const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));
     const info = errorInfo(error);
     call.emit({ type: 'agent_run_failed', ...tag, error: info });
@@ -97,7 +98,7 @@ export async function runTurn(
 
   const interruptions = result.interruptions ?? [];
   if (interruptions.length > 0) {
-    await runtime.threads.saveThread(thread);
+    call.deferSave(thread);
     call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
     return {
       finalOutput: undefined,
@@ -115,7 +116,7 @@ export async function runTurn(
   runItems.forEach((item, i) =>
     thread.addItem(generated[i]!, { ...meta, agent: producerOf(item) ?? frame.agent, createdAt }),
   );
-  await runtime.threads.saveThread(thread);
+  call.deferSave(thread);
 
   call.recordRun({
     runId: frame.runId,

@@ -29,6 +29,7 @@ import {
   type ThreadRow,
 } from './sqliteSchema.js';
 import type {
+  AppendBatchEntry,
   AppendOptions,
   Checkpoint,
   ForkOptions,
@@ -168,30 +169,48 @@ export class SqliteStore implements ThreadStore {
 
   /** New threads, batches and conflicts: version check and inserts in one IMMEDIATE transaction. */
   #appendSlow(threadId: string, bodies: string[], options: AppendOptions): number {
-    return this.#db
-      .transaction(() => {
-        const head = this.#sql.head.get(threadId);
-        const current = !head
-          ? 0
-          : head.last_key === null
-            ? head.parent_length
-            : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
-        if (current !== options.expectedVersion)
-          throw new ConflictError(threadId, options.expectedVersion, current);
-        if (bodies.length === 0) return current;
-        const now = Date.now();
-        const segment = head
-          ? head.segment_id
-          : this.#createThread(threadId, options.chatId ?? null, '{}', now);
-        if (current + bodies.length >= SEGMENT_SPAN)
-          throw new StoreError(
-            `SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`,
-          );
-        const base = segment * SEGMENT_SPAN + current;
-        for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
-        return current + bodies.length;
-      })
-      .immediate();
+    return this.#db.transaction(() => this.#appendIn(threadId, bodies, options)).immediate();
+  }
+
+  /** Every entry in one IMMEDIATE transaction: one commit for a whole agency call's threads. */
+  async appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
+    for (const { threadId, options } of batch) checkIds('appendMany', threadId, options.chatId);
+    const entries = batch.map(({ threadId, items, options }) => ({
+      threadId,
+      options,
+      bodies: items.map((item) => serializeItem(threadId, item)),
+    }));
+    return this.#run('appendMany', () =>
+      this.#db
+        .transaction(() =>
+          entries.map(({ threadId, bodies, options }) => this.#appendIn(threadId, bodies, options)),
+        )
+        .immediate(),
+    );
+  }
+
+  /** The version check and inserts of one append, inside the caller's transaction. */
+  #appendIn(threadId: string, bodies: string[], options: AppendOptions): number {
+    const head = this.#sql.head.get(threadId);
+    const current = !head
+      ? 0
+      : head.last_key === null
+        ? head.parent_length
+        : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
+    if (current !== options.expectedVersion)
+      throw new ConflictError(threadId, options.expectedVersion, current);
+    if (bodies.length === 0) return current;
+    const now = Date.now();
+    const segment = head
+      ? head.segment_id
+      : this.#createThread(threadId, options.chatId ?? null, '{}', now);
+    if (current + bodies.length >= SEGMENT_SPAN)
+      throw new StoreError(
+        `SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`,
+      );
+    const base = segment * SEGMENT_SPAN + current;
+    for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
+    return current + bodies.length;
   }
 
   async setMetadata(

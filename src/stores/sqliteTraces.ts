@@ -130,16 +130,16 @@ export class SqliteTraceStore implements TraceStore {
         `INSERT OR REPLACE INTO traces (trace_id, chat_id, run_id, started_at, summary, body)
          VALUES (?, ?, ?, ?, ?, ?)`,
       )).run(
-          trace.traceId,
-          trace.chatId ?? null,
-          trace.runId ?? null,
-          trace.startedAt,
-          JSON.stringify(trace),
-          JSON.stringify({
-            ...stored,
-            schemaVersion: stored.schemaVersion ?? TRACE_SCHEMA_VERSION,
-          }),
-        ),
+        trace.traceId,
+        trace.chatId ?? null,
+        trace.runId ?? null,
+        trace.startedAt,
+        JSON.stringify(trace),
+        JSON.stringify({
+          ...stored,
+          schemaVersion: stored.schemaVersion ?? TRACE_SCHEMA_VERSION,
+        }),
+      ),
     );
   }
 

@@ -32,8 +32,7 @@ export async function traceStoreFor(threads: ThreadStore): Promise<TraceStore> {
     const { SqliteTraceStore } = await import('./sqliteTraces.js');
     // The thread store's own connection, when it lends one (see SqliteStore.connection).
     const database = (threads as { connection?: unknown }).connection as
-      | ConstructorParameters<typeof SqliteTraceStore>[0]['database']
-      | undefined;
+      ConstructorParameters<typeof SqliteTraceStore>[0]['database'] | undefined;
     traces =
       linked.get(threads) ??
       new SqliteTraceStore({ path: file, ...(database?.open ? { database } : {}) });
