@@ -18,7 +18,7 @@ import { traceCall } from '../tracing/traceCall.js';
 import { parsePendingCall, type ApprovalDecisions } from './approvals.js';
 import { ChatActivity } from './chatActivity.js';
 import { gateOf, type ChatGate } from './chatGate.js';
-import { withChatLease } from './chatLease.js';
+import { needsChatLease, withChatLease } from './chatLease.js';
 import { runEntryCall, type EntryCallHost } from './entryCall.js';
 import type { AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph } from './graph.js';
@@ -284,29 +284,28 @@ export class Agency implements AgencyRuntime {
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? this.#chatId;
     const runId = resume?.runId ?? `run_${randomUUID()}`;
-    const call = async (): Promise<AgencyResponse> => {
-      const leave = await this.#gate.enter(chatId, this.#chatWaitMs, options.signal);
-      try {
-        return await withChatLease(
-          this.threads.store,
+    const store = this.threads.store;
+    const traced = (): Promise<AgencyResponse> =>
+      traceCall(
+        {
+          name: `agency ${this.name}`,
           chatId,
-          this.#chatWaitMs,
-          options.signal,
-          () =>
-            traceCall(
-              {
-                name: `agency ${this.name}`,
-                chatId,
-                runId,
-                agency: this.name,
-                store: this.threads.store,
-                enabled: this.#tracing,
-                ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-              },
-              () =>
-                runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId),
-            ),
-        );
+          runId,
+          agency: this.name,
+          store,
+          enabled: this.#tracing,
+          ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+        },
+        () => runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId),
+      );
+    const call = async (): Promise<AgencyResponse> => {
+      const leave =
+        this.#gate.tryEnter(chatId) ??
+        (await this.#gate.enter(chatId, this.#chatWaitMs, options.signal));
+      try {
+        return await (needsChatLease(store)
+          ? withChatLease(store, chatId, this.#chatWaitMs, options.signal, traced)
+          : traced());
       } finally {
         leave();
       }

@@ -16,7 +16,7 @@ import type {
 import { ColloquyError, errorInfo } from '../errors.js';
 import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
-import { withAttemptListener } from '../models/attempts.js';
+import { attemptListenerActive, withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
 import { emptyUsage, addUsage, setCost, type TaggedItem, type UsageSummary } from './result.js';
 import { costPico } from '../models/pricing.js';
@@ -72,7 +72,8 @@ export async function runTurn(
   bindFrame(context, frame);
   const usageBefore: UsageSummary = { ...emptyUsage() };
   addUsage(usageBefore, context.usage);
-  await runtime.hooks.onRunStart?.({ ...tag, chatId: call.chatId, message: turn.text });
+  const { onRunStart, onRunEnd, onRunError } = runtime.hooks;
+  if (onRunStart) await onRunStart({ ...tag, chatId: call.chatId, message: turn.text });
   call.emit({ type: 'agent_run_started', ...tag, message: turn.text });
 
   const usage = emptyUsage();
@@ -86,7 +87,7 @@ export async function runTurn(
     const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));
     const info = errorInfo(error);
     call.emit({ type: 'agent_run_failed', ...tag, error: info });
-    await runtime.hooks.onRunError?.({ ...tag, chatId: call.chatId, error: info });
+    if (onRunError) await onRunError({ ...tag, chatId: call.chatId, error: info });
     throw error;
   } finally {
     addUsage(usage, context.usage);
@@ -130,7 +131,7 @@ export async function runTurn(
   });
   const finalOutput = result.finalOutput;
   call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
-  await runtime.hooks.onRunEnd?.({ ...tag, chatId: call.chatId, finalOutput, usage });
+  if (onRunEnd) await onRunEnd({ ...tag, chatId: call.chatId, finalOutput, usage });
   return { finalOutput, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
 }
 
@@ -187,7 +188,10 @@ async function execute(
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
   const tag = tagOf(frame);
-  // Attempts made by profile models inside this run become this run's events.
+  // Attempts made by profile models inside this run become this run's events. A call nobody
+  // streams has no use for them: it skips the async context (unless an outer caller listens, whose
+  // listener must not get this run's attempts).
+  if (!call.streaming && !attemptListenerActive()) return runAgent(runtime, frame, input, context);
   return withAttemptListener(
     ({ type: _type, ...attempt }) => call.emit({ type: 'model_attempt', ...tag, attempt }),
     () => runAgent(runtime, frame, input, context),
