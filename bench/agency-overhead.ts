@@ -154,5 +154,5 @@ for (const [name, value] of Object.entries(ms))
 console.log(`ratio agency/asTool: ${(ms.agency! / ms.asTool!).toFixed(2)}`);
 console.log(`ratio agency/plainTool: ${(ms.agency! / ms.plainTool!).toFixed(2)}`);
 console.log(
-  `ratio agency on SQLite/asTool: ${(ms.agencySqlite! / ms.asTool!).toFixed(2)} (2 durable appends per round trip)`,
+  `ratio agency on SQLite/asTool: ${(ms.agencySqlite! / ms.asTool!).toFixed(2)} (2 threads saved in one transaction, plus lease and trace, per round trip)`,
 );

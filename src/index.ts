@@ -379,3 +379,6 @@ export { SqliteTraceStore } from './stores/sqliteTraces.js';
 export type { SqliteTraceStoreOptions } from './stores/sqliteTraces.js';
 export { linkTraceStore, traceStoreFor } from './stores/traceStores.js';
 export { TracedModel, tracedModel } from './models/tracedModel.js';
+// Batched appends (agency speed): one transaction for a call's threads where the store allows.
+export { appendBatch } from './stores/appendBatch.js';
+export type { AppendBatchEntry } from './stores/types.js';

@@ -4,148 +4,40 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { Runner, RunState } from '@openai/agents-core';
-import { getTraceRecorder } from '../tracing/setup.js';
-import { traceCall } from '../tracing/traceCall.js';
-import type { JsonSchemaDefinition, Agent as SdkAgent } from '@openai/agents-core';
-import { pushable } from 'it-pushable';
-import { AgencyConfigError, errorInfo } from '../errors.js';
+import { RunState } from '@openai/agents-core';
+import type { Runner, Agent as SdkAgent } from '@openai/agents-core';
+import { AgencyConfigError } from '../errors.js';
+import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import type { Checkpoint } from '../stores/types.js';
-import { openDefaultStore } from '../stores/openStore.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
 import { exportChat, importChat, type ChatEnvelope } from '../threads/serialization.js';
-import { ThreadManager } from '../threads/threadManager.js';
+import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
-import {
-  parsePendingCall,
-  pendingApprovals,
-  type ApprovalDecisions,
-  type PendingCall,
-} from './approvals.js';
-import { AgencyCall, type RunFrame } from './call.js';
+import { getTraceRecorder } from '../tracing/setup.js';
+import { traceCall } from '../tracing/traceCall.js';
+import { parsePendingCall, type ApprovalDecisions } from './approvals.js';
 import { ChatActivity } from './chatActivity.js';
-import { surfacedError } from './errorCauses.js';
+import { gateOf, type ChatGate } from './chatGate.js';
+import { needsChatLease, withChatLease } from './chatLease.js';
+import { runEntryCall, type EntryCallHost } from './entryCall.js';
 import type { AgencyStreamEvent } from './events.js';
-import { buildGraph, type AgencyGraph, type CommunicationFlow } from './graph.js';
-import { resolveInstructions } from './instructions.js';
+import { buildGraph, type AgencyGraph } from './graph.js';
+import type { AgencyInput } from './input.js';
 import { agencyToMermaid, type MermaidOptions } from './mermaid.js';
+import {
+  resolveAgencyOptions,
+  type AgencyOptions,
+  type GetResponseOptions,
+  type ResumeOptions,
+} from './options.js';
 import type { AgencyResponse } from './result.js';
 import type { AgencyHooks, AgencyRuntime } from './runtime.js';
-import { describeEntryPoints, route, type EntryRouter } from './router.js';
-import { runTurn } from './runTurn.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
-import { gateOf, type ChatGate } from './chatGate.js';
-import { withChatLease } from './chatLease.js';
-import { prepareInput, type AgencyInput, type Attachment } from './input.js';
-import { modelPrice, type ModelPrice } from '../models/pricing.js';
-import { createSend, defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
+import { createSend } from './sendMessage.js';
+import { streamCall } from './streaming.js';
 
-/** Options of {@link Agency}. */
-export interface AgencyOptions {
-  /** A name for logs, the CLI and the server (default `agency`). */
-  name?: string;
-  /** Agents the user may talk to; the first is the default recipient. */
-  entryPoints: SdkAgent<any, any>[];
-  /** `[sender, recipient]` pairs: who may message whom. Agents named here join the agency. */
-  communicationFlows?: CommunicationFlow[];
-  /** Instructions every agent gets before its own: text, or a path to a `.md` file. */
-  sharedInstructions?: string;
-  /** How deep send_message may nest (default 5). */
-  maxRecursionDepth?: number;
-  /**
-   * Where threads live. Default: the embedded SQLite store at `$COLLOQUY_DB`, else
-   * `./.colloquy/colloquy.db`, so a second run with the same chat id continues the conversation.
-   */
-  threads?: ThreadManager;
-  /** Give agents only the newest items that fit this token budget as model input (default: all). */
-  historyView?: ViewOptions;
-  /** Record a checkpoint of the chat after every successful call (default false). */
-  autoCheckpoint?: boolean;
-  /** Lifecycle hooks, called for every run, nested ones included. */
-  hooks?: AgencyHooks;
-  /**
-   * Picks the entry point for each user message that names no recipient: a function, or a
-   * classifier agent answering with an entry point's name. The choice is in the result
-   * (`routedTo`) and the stream (`entry_routed`).
-   */
-  router?: EntryRouter;
-  /** Replace the send_message tool (see {@link SendMessageToolFactory}). */
-  sendMessageTool?: SendMessageToolFactory;
-  /** The SDK Runner to run agents with (default: a Runner that traces, see `tracing`). */
-  runner?: Runner;
-  /**
-   * Record every call as a trace, saved next to the threads and exported where configured
-   * (default true; `COLLOQUY_TRACING=off` turns saving and export off for the whole process).
-   */
-  tracing?: boolean;
-  /** Keep message and tool text in spans (default true). */
-  traceContent?: boolean;
-  /**
-   * Seeds the agency's shared context: the object every run of a call sees (tools through
-   * {@link sharedContext}) when `getResponse` gets no `context`. It lives as long as the agency,
-   * like its default chat (default: an empty object).
-   */
-  userContext?: Record<string, unknown>;
-  /**
-   * How many model turns one run of an agent may take before it fails with `MAX_TURNS`
-   * (default {@link DEFAULT_MAX_TURNS}; the SDK's own default is 10).
-   */
-  maxTurns?: number;
-  /** Turn budgets of particular agents, by name; others get `maxTurns`. */
-  maxTurnsByAgent?: Record<string, number>;
-  /**
-   * How long a call waits for another call of the same chat to finish before failing with
-   * `CHAT_BUSY` (default {@link DEFAULT_CHAT_WAIT_MS}; 0 fails at once).
-   */
-  chatWaitMs?: number;
-  /** Largest attachment accepted, in bytes (default 20 MiB). */
-  maxAttachmentBytes?: number;
-  /**
-   * When an output guardrail rejects an answer, give the agent the guardrail's message and let it
-   * answer again, up to this many times, before the run fails (default 0: fail at once).
-   */
-  validationAttempts?: number;
-  /**
-   * Prices for `usage.cost`, by agent name or model name (USD per million tokens). Default: the
-   * price of a profile model, else the built-in table of well-known models by model name.
-   */
-  prices?: Record<string, ModelPrice>;
-}
-
-/** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
-export const DEFAULT_MAX_TURNS = 50;
-/** The default wait for a busy chat: 5 minutes. */
-export const DEFAULT_CHAT_WAIT_MS = 5 * 60_000;
-
-/** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
-export interface GetResponseOptions {
-  /** The entry point to talk to (default: the first). */
-  recipient?: string;
-  /** The chat to continue (default: the agency's own chat, {@link Agency.chatId}). */
-  chatId?: string;
-  /**
-   * Your context object, passed to every tool, guardrail and nested run of this call (default: the
-   * agency's shared context, {@link Agency.context}).
-   */
-  context?: unknown;
-  /** Files to send with the message: local paths, uploaded file ids, or bytes. */
-  attachments?: Attachment[];
-  /**
-   * A structured output for the entry point, for this call only (a JSON schema, as the SDK's
-   * `outputType` takes it); the final output is then the parsed object.
-   */
-  outputType?: JsonSchemaDefinition;
-  /** Extra instructions for the entry point, for this call only. */
-  additionalInstructions?: string;
-  /** The turn budget of every agent run of this call (default: the agency's). */
-  maxTurns?: number;
-  /** Aborts the call, nested runs included. */
-  signal?: AbortSignal;
-}
-
-/** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
-export interface ResumeOptions
-  extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
+export { DEFAULT_CHAT_WAIT_MS, DEFAULT_MAX_TURNS } from './options.js';
+export type { AgencyOptions, GetResponseOptions, ResumeOptions } from './options.js';
 
 /**
  * A set of agents that talk through send_message.
@@ -171,81 +63,53 @@ export class Agency implements AgencyRuntime {
   readonly #chatWaitMs: number;
   readonly #maxTurns: number;
   readonly #maxTurnsByAgent: Record<string, number>;
-  readonly #maxAttachmentBytes: number | undefined;
   readonly validationAttempts: number;
   readonly #gate: ChatGate;
   readonly #prices: Record<string, ModelPrice>;
   #chatId = newChatId();
-  readonly #autoCheckpoint: boolean;
   readonly #ownsStore: boolean;
   readonly #activity = new ChatActivity();
-  readonly #router: EntryRouter | undefined;
+  readonly #entry: EntryCallHost;
   readonly #graph: AgencyGraph;
   readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
   readonly #tracing: boolean;
   readonly #traceContent: boolean | undefined;
 
   constructor(options: AgencyOptions) {
-    this.name = options.name ?? 'agency';
     this.#graph = buildGraph(options.entryPoints ?? [], options.communicationFlows ?? []);
-    const depth = options.maxRecursionDepth ?? 5;
-    if (!Number.isInteger(depth) || depth < 1) {
-      throw new AgencyConfigError(`maxRecursionDepth must be a whole number ≥ 1 (got ${depth}).`);
-    }
-    this.maxRecursionDepth = depth;
-    this.#ownsStore = options.threads === undefined;
-    this.threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
-    this.historyView = options.historyView;
-    this.#autoCheckpoint = options.autoCheckpoint ?? false;
-    this.#router = options.router;
-    this.hooks = options.hooks ?? {};
-    // Tracing (colloquy/obs): on by default, one trace per call (see #run and src/tracing/).
-    this.#tracing = options.tracing ?? true;
-    this.#traceContent = options.traceContent;
+    const resolved = resolveAgencyOptions(options, this.#graph.agents);
+    this.name = resolved.name;
+    this.maxRecursionDepth = resolved.maxRecursionDepth;
+    this.#ownsStore = resolved.ownsStore;
+    this.threads = resolved.threads;
+    this.historyView = resolved.historyView;
+    this.hooks = resolved.hooks;
+    this.#tracing = resolved.tracing;
+    this.#traceContent = resolved.traceContent;
     if (this.#tracing) getTraceRecorder();
-    this.runner =
-      options.runner ??
-      new Runner({
-        tracingDisabled: !this.#tracing,
-        traceIncludeSensitiveData: options.traceContent ?? true,
-      });
-    this.context = { ...options.userContext };
-    this.#maxTurns = positive(options.maxTurns ?? DEFAULT_MAX_TURNS, 'maxTurns');
-    this.#maxTurnsByAgent = { ...options.maxTurnsByAgent };
-    for (const [agent, turns] of Object.entries(this.#maxTurnsByAgent)) {
-      if (!this.#graph.agents.has(agent)) {
-        throw new AgencyConfigError(
-          `maxTurnsByAgent names "${agent}", which is not an agent of agency "${this.name}". Agents: ${[...this.#graph.agents.keys()].join(', ')}.`,
-        );
-      }
-      positive(turns, `maxTurnsByAgent.${agent}`);
-    }
-    this.#chatWaitMs = options.chatWaitMs ?? DEFAULT_CHAT_WAIT_MS;
-    if (!(this.#chatWaitMs >= 0)) {
-      throw new AgencyConfigError(`chatWaitMs must be ≥ 0 ms (got ${this.#chatWaitMs}).`);
-    }
-    this.#maxAttachmentBytes = options.maxAttachmentBytes;
+    this.runner = resolved.runner;
+    this.context = resolved.context;
+    this.#maxTurns = resolved.maxTurns;
+    this.#maxTurnsByAgent = resolved.maxTurnsByAgent;
+    this.#chatWaitMs = resolved.chatWaitMs;
     this.#gate = gateOf(this.threads.store);
-    this.#prices = { ...options.prices };
-    this.validationAttempts = options.validationAttempts ?? 0;
-    if (!Number.isInteger(this.validationAttempts) || this.validationAttempts < 0) {
-      throw new AgencyConfigError(
-        `validationAttempts must be a whole number ≥ 0 (got ${this.validationAttempts}).`,
-      );
-    }
-    const shared =
-      options.sharedInstructions === undefined
-        ? ''
-        : resolveInstructions(
-            options.sharedInstructions,
-            `Agency "${this.name}" sharedInstructions`,
-          );
+    this.#prices = resolved.prices;
+    this.validationAttempts = resolved.validationAttempts;
     this.#runtimeAgents = buildRuntimeAgents(
       this.#graph,
-      shared,
-      options.sendMessageTool ?? defaultSendMessageTool,
+      resolved.sharedInstructions,
+      resolved.sendMessageTool,
       createSend(this),
     );
+    this.#entry = {
+      runtime: this,
+      name: this.name,
+      graph: this.#graph,
+      router: resolved.router,
+      context: this.context,
+      maxAttachmentBytes: resolved.maxAttachmentBytes,
+      autoCheckpoint: resolved.autoCheckpoint,
+    };
   }
 
   /**
@@ -407,30 +271,9 @@ export class Agency implements AgencyRuntime {
     message: AgencyInput,
     options: GetResponseOptions = {},
   ): AsyncIterable<AgencyStreamEvent> {
-    const controller = new AbortController();
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, controller.signal])
-      : controller.signal;
-    let finished = false;
-    const channel = pushable<AgencyStreamEvent>({
-      objectMode: true,
-      onEnd: () => {
-        if (!finished) controller.abort(new Error('The stream consumer stopped reading.'));
-      },
-    });
-    this.#run(message, { ...options, signal }, (event) => channel.push(event)).then(
-      (result) => {
-        finished = true;
-        channel.push({ type: 'run_completed', result });
-        channel.end();
-      },
-      (error: unknown) => {
-        finished = true;
-        channel.push({ type: 'error', error: errorInfo(error) });
-        channel.end(error instanceof Error ? error : new Error(String(error)));
-      },
+    return streamCall(options.signal, (signal, emit) =>
+      this.#run(message, { ...options, signal }, emit),
     );
-    return channel;
   }
 
   #run(
@@ -441,136 +284,36 @@ export class Agency implements AgencyRuntime {
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? this.#chatId;
     const runId = resume?.runId ?? `run_${randomUUID()}`;
-    const call = async (): Promise<AgencyResponse> => {
-      const leave = await this.#gate.enter(chatId, this.#chatWaitMs, options.signal);
-      try {
-        return await withChatLease(
-          this.threads.store,
+    const store = this.threads.store;
+    const traced = (): Promise<AgencyResponse> =>
+      traceCall(
+        {
+          name: `agency ${this.name}`,
           chatId,
-          this.#chatWaitMs,
-          options.signal,
-          () =>
-            traceCall(
-              {
-                name: `agency ${this.name}`,
-                chatId,
-                runId,
-                agency: this.name,
-                store: this.threads.store,
-                enabled: this.#tracing,
-                ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-              },
-              () => this.#call(message, { ...options, chatId }, emit, resume ?? runId),
-            ),
-        );
+          runId,
+          agency: this.name,
+          store,
+          enabled: this.#tracing,
+          ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+        },
+        () => runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId),
+      );
+    const call = async (): Promise<AgencyResponse> => {
+      const leave =
+        this.#gate.tryEnter(chatId) ??
+        (await this.#gate.enter(chatId, this.#chatWaitMs, options.signal));
+      try {
+        return await (needsChatLease(store)
+          ? withChatLease(store, chatId, this.#chatWaitMs, options.signal, traced)
+          : traced());
       } finally {
         leave();
       }
     };
     return this.#activity.track(chatId, call());
   }
-
-  async #call(
-    message: AgencyInput,
-    options: GetResponseOptions & ApprovalDecisions & { chatId: string },
-    emit: ((event: AgencyStreamEvent) => void) | undefined,
-    resumeOrRunId: { runId: string; state: RunState<any, any> } | string,
-  ): Promise<AgencyResponse> {
-    const resume = typeof resumeOrRunId === 'string' ? undefined : resumeOrRunId;
-    const runId = typeof resumeOrRunId === 'string' ? resumeOrRunId : resumeOrRunId.runId;
-    const input = await prepareInput(message, options.attachments, this.#maxAttachmentBytes);
-    const call = new AgencyCall({
-      chatId: options.chatId,
-      context: options.context ?? this.context,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(resume
-        ? {
-            decisions: {
-              ...(options.approve ? { approve: options.approve } : {}),
-              ...(options.reject ? { reject: options.reject } : {}),
-            },
-          }
-        : {}),
-      ...(emit ? { emit } : {}),
-    });
-    const routed =
-      options.recipient === undefined && this.#router && !resume
-        ? await route(
-            this.#router,
-            {
-              message: input.text,
-              chatId: options.chatId,
-              entryPoints: describeEntryPoints(this.#graph.agents, this.#graph.entryPoints),
-              context: options.context ?? this.context,
-            },
-            this.runner,
-            options.signal,
-          )
-        : undefined;
-    if (routed) {
-      call.addUsage(routed.usage);
-      call.emit({ type: 'entry_routed', agent: routed.agent, by: routed.by });
-    }
-    const recipient = options.recipient ?? routed?.agent ?? this.#graph.entryPoints[0]!;
-    if (!this.#graph.entryPoints.includes(recipient)) {
-      throw new AgencyConfigError(
-        `"${recipient}" is not an entry point of agency "${this.name}". Entry points: ${this.#graph.entryPoints.join(', ')}.`,
-      );
-    }
-    const frame: RunFrame = {
-      agent: recipient,
-      callerAgent: null,
-      runId,
-      parentRunId: null,
-      depth: 0,
-      call,
-      viaCallId: null,
-      additionalInstructions: options.additionalInstructions,
-      outputType: options.outputType,
-      inFlight: new Set(),
-    };
-    let outcome;
-    try {
-      outcome = await runTurn(this, frame, input, resume ? { state: resume.state } : undefined);
-    } catch (error) {
-      throw surfacedError(error);
-    }
-    const response: AgencyResponse = {
-      finalOutput: outcome.finalOutput,
-      chatId: call.chatId,
-      lastAgent: outcome.lastAgent,
-      newItems: call.items(frame.runId),
-      usage: { ...call.usage },
-      ...(routed ? { routedTo: routed.agent } : {}),
-    };
-    if (outcome.interruptions.length > 0) {
-      const pending: PendingCall = {
-        format: 'colloquy-pending-call',
-        version: 1,
-        chatId: call.chatId,
-        agent: recipient,
-        runId: frame.runId,
-        state: outcome.result.state.toString(),
-      };
-      return {
-        ...response,
-        interruptions: pendingApprovals(outcome.interruptions),
-        state: JSON.stringify(pending),
-      };
-    }
-    if (this.#autoCheckpoint) await checkpointChat(this.threads.store, call.chatId, 'auto');
-    return response;
-  }
 }
 
 function newChatId(): string {
   return `chat_${randomUUID()}`;
-}
-
-function positive(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new AgencyConfigError(`${what} must be a whole number ≥ 1 (got ${value}).`);
-  }
-  return value;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonSchemaDefinition, RunContext } from '@openai/agents-core';
+import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
 import {
@@ -27,6 +28,7 @@ export class AgencyCall {
   readonly usage: UsageSummary = emptyUsage();
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
+  readonly #unsaved = new Set<ConversationThread>();
 
   constructor(options: {
     chatId: string;
@@ -51,6 +53,21 @@ export class AgencyCall {
 
   emit(event: AgencyStreamEvent): void {
     this.#emit?.(event);
+  }
+
+  /**
+   * Marks a thread as holding items of this call to save. The agency saves them all when the call
+   * ends (finished, stopped or failed), in one store transaction where the store allows.
+   */
+  deferSave(thread: ConversationThread): void {
+    this.#unsaved.add(thread);
+  }
+
+  /** The threads with items of this call still to save, in the order they were marked. */
+  unsavedThreads(): ConversationThread[] {
+    const threads = [...this.#unsaved];
+    this.#unsaved.clear();
+    return threads;
   }
 
   /** Records a finished run's items for the call's `newItems`. */

@@ -30,6 +30,18 @@ export class ChatGate {
    * Waits (up to `waitMs`, or while `signal` allows) until every earlier call of `chatId` has
    * left; resolves with the function that lets the next one in.
    */
+  /** Lets the call in at once when no other call of `chatId` runs or waits; else undefined. */
+  tryEnter(chatId: string): (() => void) | undefined {
+    if (this.#tails.has(chatId)) return undefined;
+    let leave!: () => void;
+    const tail = new Promise<void>((resolve) => (leave = resolve));
+    this.#tails.set(chatId, tail);
+    void tail.then(() => {
+      if (this.#tails.get(chatId) === tail) this.#tails.delete(chatId);
+    });
+    return leave;
+  }
+
   async enter(chatId: string, waitMs: number, signal?: AbortSignal): Promise<() => void> {
     const previous = this.#tails.get(chatId);
     let leave!: () => void;

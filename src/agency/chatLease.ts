@@ -13,6 +13,14 @@ export function chatLeaseKey(chatId: string): string {
 }
 
 /**
+ * Whether calls on `store` hold a chat lease: stores with leases, except the memory store, which
+ * lives in this process, where the per-store chat gate already serializes.
+ */
+export function needsChatLease(store: ThreadStore): boolean {
+  return store.leases !== undefined && store.kind !== 'memory';
+}
+
+/**
  * Runs `work` while holding the chat's lease, waiting up to `waitMs` for it; without store leases
  * (or on the memory store, which the in-process gate covers) it just runs `work`. A busy chat fails with {@link ChatBusyError}.
  */
@@ -23,8 +31,7 @@ export async function withChatLease<T>(
   signal: AbortSignal | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  // A memory store lives in this process, where the per-store chat gate already serializes.
-  if (!store.leases || store.kind === 'memory') return work();
+  if (!needsChatLease(store) || !store.leases) return work();
   let lease;
   try {
     lease = await holdLease(store.leases, chatLeaseKey(chatId), {

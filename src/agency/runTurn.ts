@@ -1,8 +1,9 @@
 /**
  * One turn of one agent: read its thread with the caller, record the incoming message, run the
- * agent with the SDK Runner (streamed or not), then save what it generated. Generated items are
- * saved only when the run finishes, so an aborted or failed run never leaves a tool call without
- * its result in a thread.
+ * agent with the SDK Runner (streamed or not), then record what it generated. Generated items are
+ * recorded only when the run finishes, so an aborted or failed run never leaves a tool call without
+ * its result in a thread; the agency saves every thread of a call when the call ends (see
+ * `AgencyCall.deferSave`).
  * @module
  */
 import { MaxTurnsExceededError, RunContext, RunState } from '@openai/agents-core';
@@ -15,7 +16,7 @@ import type {
 import { ColloquyError, errorInfo } from '../errors.js';
 import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
-import { withAttemptListener } from '../models/attempts.js';
+import { attemptListenerActive, withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
 import { emptyUsage, addUsage, setCost, type TaggedItem, type UsageSummary } from './result.js';
 import { costPico } from '../models/pricing.js';
@@ -71,7 +72,8 @@ export async function runTurn(
   bindFrame(context, frame);
   const usageBefore: UsageSummary = { ...emptyUsage() };
   addUsage(usageBefore, context.usage);
-  await runtime.hooks.onRunStart?.({ ...tag, chatId: call.chatId, message: turn.text });
+  const { onRunStart, onRunEnd, onRunError } = runtime.hooks;
+  if (onRunStart) await onRunStart({ ...tag, chatId: call.chatId, message: turn.text });
   call.emit({ type: 'agent_run_started', ...tag, message: turn.text });
 
   const usage = emptyUsage();
@@ -81,11 +83,11 @@ export async function runTurn(
       execute(runtime, frame, attemptInput, context),
     );
   } catch (caught) {
-    await runtime.threads.saveThread(thread);
+    call.deferSave(thread);
     const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));
     const info = errorInfo(error);
     call.emit({ type: 'agent_run_failed', ...tag, error: info });
-    await runtime.hooks.onRunError?.({ ...tag, chatId: call.chatId, error: info });
+    if (onRunError) await onRunError({ ...tag, chatId: call.chatId, error: info });
     throw error;
   } finally {
     addUsage(usage, context.usage);
@@ -97,7 +99,7 @@ export async function runTurn(
 
   const interruptions = result.interruptions ?? [];
   if (interruptions.length > 0) {
-    await runtime.threads.saveThread(thread);
+    call.deferSave(thread);
     call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
     return {
       finalOutput: undefined,
@@ -115,7 +117,7 @@ export async function runTurn(
   runItems.forEach((item, i) =>
     thread.addItem(generated[i]!, { ...meta, agent: producerOf(item) ?? frame.agent, createdAt }),
   );
-  await runtime.threads.saveThread(thread);
+  call.deferSave(thread);
 
   call.recordRun({
     runId: frame.runId,
@@ -129,7 +131,7 @@ export async function runTurn(
   });
   const finalOutput = result.finalOutput;
   call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
-  await runtime.hooks.onRunEnd?.({ ...tag, chatId: call.chatId, finalOutput, usage });
+  if (onRunEnd) await onRunEnd({ ...tag, chatId: call.chatId, finalOutput, usage });
   return { finalOutput, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
 }
 
@@ -186,7 +188,10 @@ async function execute(
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
   const tag = tagOf(frame);
-  // Attempts made by profile models inside this run become this run's events.
+  // Attempts made by profile models inside this run become this run's events. A call nobody
+  // streams has no use for them: it skips the async context (unless an outer caller listens, whose
+  // listener must not get this run's attempts).
+  if (!call.streaming && !attemptListenerActive()) return runAgent(runtime, frame, input, context);
   return withAttemptListener(
     ({ type: _type, ...attempt }) => call.emit({ type: 'model_attempt', ...tag, attempt }),
     () => runAgent(runtime, frame, input, context),

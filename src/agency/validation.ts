@@ -46,6 +46,7 @@ export async function withValidationRetries<T>(
   input: AgentInputItem[] | RunState<any, any>,
   run: (input: AgentInputItem[] | RunState<any, any>) => Promise<T>,
 ): Promise<T> {
+  if (attempts === 0) return run(input);
   let current = input;
   for (let attempt = 0; ; attempt++) {
     try {

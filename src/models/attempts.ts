@@ -56,6 +56,11 @@ export function withAttemptListener<T>(listener: ModelAttemptListener, work: () 
   return runListeners.run(listener, work);
 }
 
+/** Whether some caller up the async context listens for attempts (see {@link withAttemptListener}). */
+export function attemptListenerActive(): boolean {
+  return runListeners.getStore() !== undefined;
+}
+
 /** Where attempts are reported. */
 export interface AttemptReporterOptions {
   logger?: Logger;

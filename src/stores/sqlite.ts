@@ -26,9 +26,9 @@ import {
   prepareStatements,
   SEGMENT_SPAN,
   type Statements,
-  type ThreadRow,
 } from './sqliteSchema.js';
 import type {
+  AppendBatchEntry,
   AppendOptions,
   Checkpoint,
   ForkOptions,
@@ -37,6 +37,7 @@ import type {
   ThreadStore,
 } from './types.js';
 import { checkIds } from './ids.js';
+import { completeRow, readVisible, toRecord, type Loaded } from './sqliteRows.js';
 
 /** Options of {@link SqliteStore}. */
 export interface SqliteStoreOptions {
@@ -52,13 +53,6 @@ export interface SqliteStoreOptions {
 }
 
 const DEFAULTS = { busyTimeoutMs: 5000, synchronous: 'NORMAL' } as const;
-
-/** A thread's row plus its derived version and last-append time. */
-interface Loaded {
-  row: ThreadRow;
-  version: number;
-  lastAt: number;
-}
 
 /**
  * Thread store backed by a single SQLite file in WAL mode; one transaction per operation.
@@ -101,6 +95,15 @@ export class SqliteStore implements ThreadStore {
     return this.#path;
   }
 
+  /**
+   * The open connection, lent to the trace store of the same file (`traceStoreFor`) so that trace
+   * saves share its page cache and never wait on a second writer. Not for other use.
+   * @internal
+   */
+  get connection(): Database.Database {
+    return this.#db;
+  }
+
   async getThread(threadId: string): Promise<ThreadRecord | null> {
     checkIds('getThread', threadId);
     return this.#run('getThread', () => {
@@ -116,28 +119,7 @@ export class SqliteStore implements ThreadStore {
         const loaded = this.#load(threadId);
         const { start, end } = resolveRange(threadId, loaded?.version ?? 0, range);
         if (!loaded || start >= end) return [];
-        const chunks: string[][] = [];
-        let visibleEnd = end;
-        for (let seg: number | null = loaded.row.segment_id; seg !== null && visibleEnd > start;) {
-          const info = this.#sql.segment.get(seg);
-          if (!info)
-            throw new StoreError(
-              `SqliteStore: segment ${seg} of thread "${threadId}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`,
-            );
-          const lo = Math.max(start, info.parent_length);
-          if (lo < visibleEnd)
-            chunks.push(
-              this.#sql.itemRange
-                .all(seg * SEGMENT_SPAN + lo, seg * SEGMENT_SPAN + visibleEnd)
-                .map((r) => r.body),
-            );
-          visibleEnd = Math.min(visibleEnd, info.parent_length);
-          seg = info.parent_segment;
-        }
-        return chunks
-          .reverse()
-          .flat()
-          .map((body) => JSON.parse(body) as ThreadItem);
+        return readVisible(this.#sql, this.#path, loaded, start, end);
       })(),
     );
   }
@@ -159,30 +141,48 @@ export class SqliteStore implements ThreadStore {
 
   /** New threads, batches and conflicts: version check and inserts in one IMMEDIATE transaction. */
   #appendSlow(threadId: string, bodies: string[], options: AppendOptions): number {
-    return this.#db
-      .transaction(() => {
-        const head = this.#sql.head.get(threadId);
-        const current = !head
-          ? 0
-          : head.last_key === null
-            ? head.parent_length
-            : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
-        if (current !== options.expectedVersion)
-          throw new ConflictError(threadId, options.expectedVersion, current);
-        if (bodies.length === 0) return current;
-        const now = Date.now();
-        const segment = head
-          ? head.segment_id
-          : this.#createThread(threadId, options.chatId ?? null, '{}', now);
-        if (current + bodies.length >= SEGMENT_SPAN)
-          throw new StoreError(
-            `SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`,
-          );
-        const base = segment * SEGMENT_SPAN + current;
-        for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
-        return current + bodies.length;
-      })
-      .immediate();
+    return this.#db.transaction(() => this.#appendIn(threadId, bodies, options)).immediate();
+  }
+
+  /** Every entry in one IMMEDIATE transaction: one commit for a whole agency call's threads. */
+  async appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
+    for (const { threadId, options } of batch) checkIds('appendMany', threadId, options.chatId);
+    const entries = batch.map(({ threadId, items, options }) => ({
+      threadId,
+      options,
+      bodies: items.map((item) => serializeItem(threadId, item)),
+    }));
+    return this.#run('appendMany', () =>
+      this.#db
+        .transaction(() =>
+          entries.map(({ threadId, bodies, options }) => this.#appendIn(threadId, bodies, options)),
+        )
+        .immediate(),
+    );
+  }
+
+  /** The version check and inserts of one append, inside the caller's transaction. */
+  #appendIn(threadId: string, bodies: string[], options: AppendOptions): number {
+    const head = this.#sql.head.get(threadId);
+    const current = !head
+      ? 0
+      : head.last_key === null
+        ? head.parent_length
+        : head.last_key - head.segment_id * SEGMENT_SPAN + 1;
+    if (current !== options.expectedVersion)
+      throw new ConflictError(threadId, options.expectedVersion, current);
+    if (bodies.length === 0) return current;
+    const now = Date.now();
+    const segment = head
+      ? head.segment_id
+      : this.#createThread(threadId, options.chatId ?? null, '{}', now);
+    if (current + bodies.length >= SEGMENT_SPAN)
+      throw new StoreError(
+        `SqliteStore: thread "${threadId}" would exceed ${SEGMENT_SPAN - 1} items in one segment. Reset or fork it to start a new segment.`,
+      );
+    const base = segment * SEGMENT_SPAN + current;
+    for (let i = 0; i < bodies.length; i++) this.#sql.insertItem.run(base + i, now, bodies[i]!);
+    return current + bodies.length;
   }
 
   async setMetadata(
@@ -211,7 +211,7 @@ export class SqliteStore implements ThreadStore {
           filter.chatId === undefined
             ? this.#sql.threadsAll.all()
             : this.#sql.threadsByChat.all(filter.chatId);
-        return rows.map((row) => toRecord(this.#complete(row)));
+        return rows.map((row) => toRecord(completeRow(this.#sql, this.#path, row)));
       })(),
     );
   }
@@ -339,20 +339,7 @@ export class SqliteStore implements ThreadStore {
 
   #load(threadId: string): Loaded | null {
     const row = this.#sql.thread.get(threadId);
-    return row ? this.#complete(row) : null;
-  }
-
-  /** Derives the version from the segment's last item (no per-append update of the thread row). */
-  #complete(row: ThreadRow): Loaded {
-    const seg = row.segment_id;
-    const last = this.#sql.lastItem.get(seg * SEGMENT_SPAN, (seg + 1) * SEGMENT_SPAN);
-    if (last) return { row, version: last.item_key - seg * SEGMENT_SPAN + 1, lastAt: last.at };
-    const info = this.#sql.segment.get(seg);
-    if (!info)
-      throw new StoreError(
-        `SqliteStore: segment ${seg} of thread "${row.thread_id}" is missing in "${this.#path}"; the file is corrupt. Restore it from a backup.`,
-      );
-    return { row, version: info.parent_length, lastAt: 0 };
+    return row ? completeRow(this.#sql, this.#path, row) : null;
   }
 
   #newSegment(parent: number | null, parentLength: number): number {
@@ -402,19 +389,4 @@ export class SqliteStore implements ThreadStore {
       (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
     return storeFailure('sqlite', `${operation} on "${this.#path}"`, error, transient);
   }
-}
-
-function toRecord({ row, version, lastAt }: Loaded): ThreadRecord {
-  return {
-    threadId: row.thread_id,
-    chatId: row.chat_id,
-    version,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
-    forkedFrom:
-      row.forked_from_thread === null
-        ? null
-        : { threadId: row.forked_from_thread, version: row.forked_from_version ?? 0 },
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(Math.max(row.updated_at, lastAt)).toISOString(),
-  };
 }

@@ -41,6 +41,12 @@ export interface SqliteTraceStoreOptions {
   path: string;
   /** Open an existing file only; never create it or its folder (default false). */
   mustExist?: boolean;
+  /**
+   * An open connection to `path` to use instead of opening another (the thread store's): one
+   * connection keeps its page cache warm and commits without waiting on a second writer. `close`
+   * leaves a given connection open.
+   */
+  database?: Database.Database;
 }
 
 function migrate(db: Database.Database): void {
@@ -76,9 +82,24 @@ export class SqliteTraceStore implements TraceStore {
   readonly kind = 'sqlite';
   readonly #db: Database.Database;
   readonly #path: string;
+  readonly #ownsDb: boolean;
+  #insert: Database.Statement | undefined;
 
   constructor(options: SqliteTraceStoreOptions) {
     this.#path = options.path;
+    this.#ownsDb = options.database === undefined;
+    if (options.database) {
+      this.#db = options.database;
+      try {
+        migrate(this.#db);
+      } catch (error) {
+        throw new StoreError(
+          `Could not create the trace tables in ${options.path}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      return;
+    }
     try {
       if (options.mustExist && options.path !== ':memory:' && !fs.existsSync(options.path)) {
         throw new StoreError(
@@ -105,22 +126,20 @@ export class SqliteTraceStore implements TraceStore {
   async saveTrace(stored: StoredTrace): Promise<void> {
     const { trace } = parseStoredTrace(stored);
     this.#run('saveTrace', () =>
-      this.#db
-        .prepare(
-          `INSERT OR REPLACE INTO traces (trace_id, chat_id, run_id, started_at, summary, body)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          trace.traceId,
-          trace.chatId ?? null,
-          trace.runId ?? null,
-          trace.startedAt,
-          JSON.stringify(trace),
-          JSON.stringify({
-            ...stored,
-            schemaVersion: stored.schemaVersion ?? TRACE_SCHEMA_VERSION,
-          }),
-        ),
+      (this.#insert ??= this.#db.prepare(
+        `INSERT OR REPLACE INTO traces (trace_id, chat_id, run_id, started_at, summary, body)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )).run(
+        trace.traceId,
+        trace.chatId ?? null,
+        trace.runId ?? null,
+        trace.startedAt,
+        JSON.stringify(trace),
+        JSON.stringify({
+          ...stored,
+          schemaVersion: stored.schemaVersion ?? TRACE_SCHEMA_VERSION,
+        }),
+      ),
     );
   }
 
@@ -163,7 +182,7 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (this.#ownsDb && this.#db.open) this.#db.close();
   }
 
   #run<T>(operation: string, work: () => T): T {

@@ -41,7 +41,12 @@ export async function traceStoreFor(threads: ThreadStore): Promise<TraceStore> {
   let traces: TraceStore;
   if (threads.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:') {
     const { SqliteTraceStore } = await import('./sqliteTraces.js');
-    traces = linked.get(threads) ?? new SqliteTraceStore({ path: file });
+    // The thread store's own connection, when it lends one (see SqliteStore.connection).
+    const database = (threads as { connection?: unknown }).connection as
+      ConstructorParameters<typeof SqliteTraceStore>[0]['database'] | undefined;
+    traces =
+      linked.get(threads) ??
+      new SqliteTraceStore({ path: file, ...(database?.open ? { database } : {}) });
   } else {
     traces = new MemoryTraceStore();
   }

@@ -55,6 +55,13 @@ export interface AppendOptions {
   chatId?: string | null;
 }
 
+/** One thread's part of {@link ThreadStore.appendMany}: what `append` would take. */
+export interface AppendBatchEntry {
+  threadId: string;
+  items: ThreadItem[];
+  options: AppendOptions;
+}
+
 /** Options of {@link ThreadStore.fork}. */
 export interface ForkOptions {
   /** Inherit the first `upTo` items (default: all visible items). Must be 0..version. */
@@ -107,6 +114,14 @@ export interface ThreadStore {
    * written then. Returns the new version.
    */
   append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number>;
+
+  /**
+   * Appends to several threads (each at most once) all or nothing, as one transaction (optional:
+   * `appendBatch` falls back to one `append` per thread). Each entry is checked as `append` checks
+   * it; when any entry's version differs, `ConflictError` names that thread and nothing is written.
+   * Returns the new versions, in order.
+   */
+  appendMany?(batch: readonly AppendBatchEntry[]): Promise<number[]>;
 
   /** Replaces a thread's metadata (creating an empty thread if needed). */
   setMetadata(

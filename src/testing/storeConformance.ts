@@ -17,6 +17,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { ThreadStore } from '../stores/types.js';
 import { appendTests } from './conformance/append.js';
+import { appendManyTests } from './conformance/appendMany.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
 import { idTests } from './conformance/ids.js';
@@ -74,6 +75,7 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
       return current;
     };
     appendTests(store);
+    appendManyTests(store);
     readTests(store);
     forkTests(store);
     checkpointTests(store);

@@ -10,14 +10,16 @@ export class KeyedLock {
   run<T>(key: string, task: () => Promise<T>): Promise<T> {
     const previous = this.#tails.get(key);
     const result = previous ? previous.then(task, task) : task();
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
+    // Settles (never rejects) once the task has, forgetting the key unless a later task queued.
+    const tail: Promise<void> = result.then(
+      () => this.#forget(key, tail),
+      () => this.#forget(key, tail),
     );
     this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
     return result;
+  }
+
+  #forget(key: string, tail: Promise<unknown>): void {
+    if (this.#tails.get(key) === tail) this.#tails.delete(key);
   }
 }

@@ -7,6 +7,7 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
+import { appendBatch } from '../stores/appendBatch.js';
 import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
 import type { ItemMeta } from '../stores/item.js';
@@ -120,6 +121,40 @@ export class ThreadManager {
     });
   }
 
+  /**
+   * Saves the pending items of several threads: in one store transaction when the store offers
+   * `appendMany` (an agency call saves all its threads in one commit), else one thread after the
+   * other. A batch that loses a race with another writer is saved thread by thread instead, each
+   * re-reading and retrying as {@link ThreadManager.saveThread} does.
+   */
+  async saveThreads(threads: Iterable<ConversationThread>): Promise<void> {
+    const dirty = [...new Set(threads)].filter((thread) => thread.pending.length > 0);
+    if (dirty.length > 1 && this.store.appendMany) {
+      dirty.forEach((thread) => this.#remember(thread));
+      const ids = dirty.map((thread) => thread.threadId).sort();
+      const saved = await this.#serializedAll(ids, async () => {
+        const batch = dirty.map((thread) => ({ thread, pending: thread.pending }));
+        try {
+          const versions = await appendBatch(
+            this.store,
+            batch.map(({ thread, pending }) => ({
+              threadId: thread.threadId,
+              items: pending,
+              options: { expectedVersion: thread.savedVersion, chatId: thread.chatId },
+            })),
+          );
+          batch.forEach(({ thread }, i) => (thread.savedVersion = versions[i]!));
+          return true;
+        } catch (error) {
+          if (error instanceof ConflictError) return false;
+          throw error;
+        }
+      });
+      if (saved) return;
+    }
+    for (const thread of dirty) await this.saveThread(thread);
+  }
+
   /** Forgets cached threads (all, or those of one chat), so the next get reads the store. */
   evict(chatId?: string): void {
     for (const [id, thread] of this.#cache) {
@@ -159,5 +194,12 @@ export class ThreadManager {
 
   #serialized<T>(threadId: string, task: () => Promise<T>): Promise<T> {
     return this.#lock.run(threadId, task);
+  }
+
+  /** Runs `task` holding the locks of every id (taken in the given, sorted, order: no deadlock). */
+  #serializedAll<T>(threadIds: readonly string[], task: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = threadIds;
+    if (first === undefined) return task();
+    return this.#serialized(first, () => this.#serializedAll(rest, task));
   }
 }
