@@ -54,6 +54,8 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
     readItems: (threadId, range) => retry(() => store.readItems(threadId, range)),
     append: (threadId, items, appendOptions) =>
       retry(() => store.append(threadId, items, appendOptions)),
+    // Safe to retry for the same reason as append: every entry names its expected version.
+    ...(store.appendMany ? { appendMany: (batch) => retry(() => store.appendMany!(batch)) } : {}),
     setMetadata: (threadId, metadata, chatId) =>
       retry(() => store.setMetadata(threadId, metadata, chatId)),
     listThreads: (filter) => retry(() => store.listThreads(filter)),

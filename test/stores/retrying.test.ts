@@ -77,6 +77,22 @@ describe('withRetry', () => {
     linkTraceStore(inner, traces);
     expect(await traceStoreFor(wrapped)).toBe(traces);
   });
+
+  it('retries a batched append of a store that has one, and offers none otherwise', async () => {
+    expect(withRetry(new MemoryStore(), fast).appendMany).toBeUndefined();
+    const inner = new MemoryStore() as MemoryStore & Pick<ThreadStore, 'appendMany'>;
+    let calls = 0;
+    inner.appendMany = async (batch) => {
+      calls += 1;
+      if (calls === 1) throw new StoreError('busy', { transient: true });
+      return batch.map((entry) => entry.items.length);
+    };
+    const versions = await withRetry(inner, fast).appendMany!([
+      { threadId: 't', items: [item], options: { expectedVersion: 0 } },
+    ]);
+    expect(versions).toEqual([1]);
+    expect(calls).toBe(2);
+  });
 });
 
 runStoreConformance({
