@@ -242,8 +242,10 @@ export function checkYamlLimits(
   let lineNumber = 0;
   for (const line of text.split('\n')) {
     lineNumber++;
-    if (line.includes('{')) total += countMatches(line, FLOW_KEY, max.maxKeys);
     const match = BLOCK_KEY.exec(line);
+    // Flow keys after the block key (a line's own `key: ` is counted once, below).
+    if (line.includes('{'))
+      total += countMatches(line.slice(match?.[0].length ?? 0), FLOW_KEY, max.maxKeys);
     if (match) {
       total++;
       const indent = match[1]!.length + (match[2]?.length ?? 0);

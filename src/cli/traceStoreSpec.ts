@@ -9,10 +9,16 @@ import { StoreError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
 import type { TraceStore } from '../stores/traceStore.js';
 
-/** The SQLite file a spec names, or undefined for other backends. */
+/**
+ * The SQLite file a spec names, or undefined for other backends and for `sqlite:` without a path
+ * (which `openStore` reports as such).
+ */
 export function sqlitePathOf(spec: string | undefined, env = process.env): string | undefined {
   if (spec === undefined || spec.trim() === '') return defaultStorePath(env);
-  if (spec.startsWith('sqlite:')) return spec.slice('sqlite:'.length);
+  if (spec.startsWith('sqlite:')) {
+    const file = spec.slice('sqlite:'.length);
+    return file.trim() === '' ? undefined : file;
+  }
   if (spec === 'memory' || spec.startsWith('dir:') || /^[a-z][a-z0-9+.-]*:/i.test(spec))
     return undefined;
   return spec;

@@ -4,6 +4,7 @@
  * @module
  */
 import MiniSearch from 'minisearch';
+import { ConfigError } from '../errors.js';
 
 /** A window of lines of one file. Lines are 1-based and inclusive. */
 export interface Chunk {
@@ -23,8 +24,16 @@ const MAX_EXCERPT = 240;
 /** Lines on either side of the best line that may join its citation. */
 const NEAR = 3;
 
-/** Splits text into windows of `size` lines, consecutive windows sharing `overlap` lines. */
+/**
+ * Splits text into windows of `size` lines, consecutive windows sharing `overlap` lines. Throws a
+ * ConfigError unless `0 <= overlap < size`.
+ */
 export function chunkText(text: string, size: number, overlap: number): Chunk[] {
+  // A window that does not move forward would loop forever.
+  if (!Number.isInteger(size) || !Number.isInteger(overlap) || overlap < 0 || overlap >= size)
+    throw new ConfigError(
+      `chunkText: overlap ${overlap} and size ${size} do not move the window forward; pass whole numbers with 0 <= overlap < size.`,
+    );
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === '') lines.pop();
   const chunks: Chunk[] = [];

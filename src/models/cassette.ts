@@ -135,7 +135,7 @@ export class Cassette {
     return this.save();
   }
 
-  /** Writes the file atomically; writes are serialized. */
+  /** Writes the file atomically; writes are serialized, and one failing does not stop the next. */
   save(): Promise<void> {
     const data: CassetteData = {
       format: CASSETTE_FORMAT,
@@ -143,12 +143,15 @@ export class Cassette {
       interactions: this.interactions,
     };
     const text = `${JSON.stringify(data, null, 2)}\n`;
-    this.#writing = this.#writing.then(async () => {
-      await mkdir(path.dirname(this.path), { recursive: true });
-      const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(temporary, text, 'utf8');
-      await rename(temporary, this.path);
-    });
+    // A failed earlier write was reported to its caller; it must not fail every later one.
+    this.#writing = this.#writing
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(path.dirname(this.path), { recursive: true });
+        const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
+        await writeFile(temporary, text, 'utf8');
+        await rename(temporary, this.path);
+      });
     return this.#writing;
   }
 }

@@ -5,20 +5,22 @@
  * are and migrated on their first write.
  * @module
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { ColloquyError, ConflictError, SerializationError } from '../errors.js';
-import { parseSerializedThread, type SerializedThread } from './callback.js';
-import {
-  checkpointExists,
-  checkpointTime,
-  jsonCopy,
-  serializeItem,
-  storeFailure,
-} from './common.js';
+import { ConflictError } from '../errors.js';
+import type { SerializedThread } from './callback.js';
+import { jsonCopy, serializeItem } from './common.js';
 import { checkIds } from './ids.js';
+import { JsonFileCheckpoints } from './jsonFileCheckpoints.js';
+import {
+  encodeFileName,
+  fileIo,
+  ifMissing,
+  jsonFileNames,
+  parseLegacyThread,
+  readBytes,
+} from './jsonFileIo.js';
 import { leasesInProcess, type MemoryLeases } from './lease.js';
 import type { ThreadItem } from './item.js';
 import {
@@ -47,22 +49,8 @@ const DEFAULTS = { fsync: true, cachedThreads: 1000 } as const;
 /** Superseded metadata lines are compacted away once they pass this size and the live data. */
 const COMPACT_MIN_BYTES = 1024 * 1024;
 
-/**
- * A file name for an id that is safe on every OS and case-insensitive file system: lowercase
- * letters, digits, `-` and `_` are kept; every other UTF-8 byte becomes `%XX`. Ids whose encoding
- * is longer than 150 characters are shortened with a SHA-256 suffix (the file keeps the full id).
- * Thread logs add an `l` (`.jsonl`).
- */
-export function encodeFileName(id: string): string {
-  let out = '';
-  for (const byte of Buffer.from(id, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    out += /[a-z0-9_-]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  if (out.length > 150)
-    out = `${out.slice(0, 100)}%%${createHash('sha256').update(id).digest('hex')}`;
-  return `${out}.json`;
-}
+/** The file name of an id (see `jsonFileIo.ts`), exported here for tools that locate a thread file. */
+export { encodeFileName };
 
 /** What an append needs to know about a thread without reading its items. */
 interface Head {
@@ -94,8 +82,8 @@ export class JsonFileStore extends WholeThreadStore {
   readonly #checkpointsDir: string;
   readonly #fsync: boolean;
   readonly #heads: LRUCache<string, Head>;
+  readonly #checkpoints: JsonFileCheckpoints;
   #ready: Promise<void> | undefined;
-  #seq = 0;
 
   constructor(options: JsonFileStoreOptions) {
     super();
@@ -105,6 +93,12 @@ export class JsonFileStore extends WholeThreadStore {
     this.#fsync = opts.fsync;
     this.#heads = new LRUCache({ max: opts.cachedThreads });
     this.leases = leasesInProcess(`jsonfile:${path.resolve(opts.dir)}`);
+    this.#checkpoints = new JsonFileCheckpoints({
+      dir: this.#checkpointsDir,
+      fsync: this.#fsync,
+      ensureDirs: () => this.#dirs(),
+      withLock: (key, fn) => this.withLock(key, fn),
+    });
   }
 
   override async getThread(threadId: string): Promise<ThreadRecord | null> {
@@ -184,7 +178,7 @@ export class JsonFileStore extends WholeThreadStore {
   protected async saveThread(thread: SerializedThread): Promise<void> {
     const operation = `save thread "${thread.threadId}"`;
     this.#heads.delete(thread.threadId);
-    await this.#io(operation, async () => {
+    await fileIo(operation, async () => {
       await this.#dirs();
       await replaceVerified(this.#logFile(thread.threadId), serializeLog(thread), {
         fsync: this.#fsync,
@@ -195,77 +189,40 @@ export class JsonFileStore extends WholeThreadStore {
 
   protected async removeThread(threadId: string): Promise<void> {
     this.#heads.delete(threadId);
-    await this.#io(`delete thread "${threadId}"`, async () => {
+    await fileIo(`delete thread "${threadId}"`, async () => {
       await fs.rm(this.#logFile(threadId), { force: true });
       await fs.rm(this.#legacyFile(threadId), { force: true });
     });
   }
 
   protected async loadAllThreads(): Promise<SerializedThread[]> {
-    const names = await this.#names(this.#threadsDir);
+    const names = await jsonFileNames(this.#threadsDir);
     const logs = new Set(names.filter((n) => n.endsWith('.jsonl')));
     const out: SerializedThread[] = [];
     for (const name of names) {
       const file = path.join(this.#threadsDir, name);
       if (name.endsWith('.jsonl')) {
-        const bytes = await this.#readBytes(file, 'list threads');
+        const bytes = await readBytes(file, 'list threads');
         const log = bytes && parseLog(bytes, file);
         if (log) out.push(log.thread);
       } else if (name.endsWith('.json') && !logs.has(`${name}l`)) {
-        const bytes = await this.#readBytes(file, 'list threads');
-        if (bytes) out.push(parseLegacy(bytes, file));
+        const bytes = await readBytes(file, 'list threads');
+        if (bytes) out.push(parseLegacyThread(bytes, file));
       }
     }
     return out;
   }
 
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    checkpointTime(checkpoint);
-    const file = path.join(this.#checkpointsDir, encodeFileName(checkpoint.checkpointId));
-    await this.withLock(`checkpoint:${checkpoint.checkpointId}`, async () => {
-      if ((await this.#readBytes(file, 'put checkpoint')) !== null)
-        throw checkpointExists(checkpoint.checkpointId);
-      // seq breaks createdAt ties in insertion order (monotonic while the clock does not go back).
-      this.#seq = Math.max(this.#seq + 1, Date.now() * 1000);
-      const text = JSON.stringify({ seq: this.#seq, checkpoint });
-      await this.#io('put checkpoint', async () => {
-        await this.#dirs();
-        await replaceVerified(file, Buffer.from(text, 'utf8'), { fsync: this.#fsync });
-      });
-    });
+  putCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    return this.#checkpoints.put(checkpoint);
   }
 
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
-    const all: { seq: number; checkpoint: Checkpoint }[] = [];
-    for (const name of await this.#names(this.#checkpointsDir)) {
-      if (!name.endsWith('.json')) continue;
-      const file = path.join(this.#checkpointsDir, name);
-      const bytes = await this.#readBytes(file, 'list checkpoints');
-      if (bytes) all.push(parseJson(bytes, file) as { seq: number; checkpoint: Checkpoint });
-    }
-    return all
-      .filter((c) => c.checkpoint.chatId === chatId)
-      .sort(
-        (a, b) =>
-          Date.parse(a.checkpoint.createdAt) - Date.parse(b.checkpoint.createdAt) || a.seq - b.seq,
-      )
-      .map((c) => c.checkpoint);
+  listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+    return this.#checkpoints.list(chatId);
   }
 
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
-    const file = path.join(this.#checkpointsDir, encodeFileName(checkpointId));
-    const bytes = await this.#readBytes(file, 'get checkpoint');
-    return bytes === null
-      ? null
-      : (parseJson(bytes, file) as { checkpoint: Checkpoint }).checkpoint;
+  getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+    return this.#checkpoints.get(checkpointId);
   }
 
   async close(): Promise<void> {
@@ -283,7 +240,7 @@ export class JsonFileStore extends WholeThreadStore {
   /** The thread's head, from the cache while the file is unchanged, else from the file. */
   async #head(threadId: string, operation: string): Promise<Head | null> {
     const cached = this.#heads.get(threadId);
-    const stat = await this.#io(operation, () =>
+    const stat = await fileIo(operation, () =>
       fs.stat(this.#logFile(threadId)).catch(ifMissing(null)),
     );
     if (cached && stat && stat.size === cached.size && stat.ino === cached.ino) return cached;
@@ -304,19 +261,19 @@ export class JsonFileStore extends WholeThreadStore {
   /** Reads the thread's log, or its legacy `.json` file; null when neither exists. */
   async #readLog(threadId: string, operation: string): Promise<ThreadLog | null> {
     const file = this.#logFile(threadId);
-    const bytes = await this.#readBytes(file, operation);
+    const bytes = await readBytes(file, operation);
     if (bytes) return parseLog(bytes, file, threadId);
     const legacy = this.#legacyFile(threadId);
-    const old = await this.#readBytes(legacy, operation);
+    const old = await readBytes(legacy, operation);
     if (!old) return null;
-    const thread = parseLegacy(old, legacy, threadId);
+    const thread = parseLegacyThread(old, legacy, threadId);
     return { thread, validBytes: -1, deadBytes: 0, metadataBytes: 0 };
   }
 
   /** Appends a line to an existing thread (migrating a legacy file first); updates the head. */
   async #appendLine(threadId: string, head: Head, line: Buffer, operation: string): Promise<void> {
     const file = this.#logFile(threadId);
-    await this.#io(operation, async () => {
+    await fileIo(operation, async () => {
       if (head.validBytes < 0) {
         // A legacy thread: write it as a log (atomically), then append as usual.
         const log = await this.#readLog(threadId, operation);
@@ -341,7 +298,7 @@ export class JsonFileStore extends WholeThreadStore {
   /** Creates a thread's log holding `data` (a header, and maybe a first append). */
   async #create(threadId: string, data: Buffer, operation: string): Promise<void> {
     this.#heads.delete(threadId);
-    await this.#io(operation, async () => {
+    await fileIo(operation, async () => {
       await this.#dirs();
       await appendVerified(this.#logFile(threadId), 0, data, { fsync: this.#fsync });
     });
@@ -360,53 +317,4 @@ export class JsonFileStore extends WholeThreadStore {
     );
     return this.#ready;
   }
-
-  /** File names in `dir` (sorted; none when it is missing), without temp files. */
-  async #names(dir: string): Promise<string[]> {
-    const names = await this.#io(`list "${path.basename(dir)}"`, () =>
-      fs.readdir(dir).catch(ifMissing([] as string[])),
-    );
-    // Skips temp files: ours (`.x.jsonl.<hex>.tmp`, ending in .tmp) and write-file-atomic's (`x.json.<hash>`).
-    return names.filter((n) => /\.jsonl?$/.test(n)).sort();
-  }
-
-  async #readBytes(file: string, operation: string): Promise<Buffer | null> {
-    return this.#io(operation, () => fs.readFile(file).catch(ifMissing(null)));
-  }
-
-  async #io<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof ColloquyError) throw error;
-      const code = (error as NodeJS.ErrnoException).code;
-      throw storeFailure(
-        'jsonfile',
-        `${operation} (nothing was written)`,
-        error,
-        code === 'EBUSY' || code === 'EAGAIN' || code === 'EMFILE',
-      );
-    }
-  }
-}
-
-/** A `.catch` handler turning ENOENT into `value`. */
-function ifMissing<T>(value: T): (error: NodeJS.ErrnoException) => Promise<T> {
-  return (error) => (error.code === 'ENOENT' ? Promise.resolve(value) : Promise.reject(error));
-}
-
-function parseJson(bytes: Buffer, file: string): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new SerializationError(
-      `JsonFileStore: "${file}" is not valid JSON (${(error as Error).message}). Restore or remove the file.`,
-      { cause: error },
-    );
-  }
-}
-
-/** A thread file of schemaVersion 1 (one JSON document). */
-function parseLegacy(bytes: Buffer, file: string, threadId?: string): SerializedThread {
-  return parseSerializedThread(parseJson(bytes, file), `JsonFileStore "${file}"`, threadId);
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ColloquyError, ConflictError, StoreError } from '../errors.js';
+import { ColloquyError, ConflictError, SerializationError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import { SqliteLeases } from './sqliteLeases.js';
 import {
@@ -383,6 +383,11 @@ export class SqliteStore implements ThreadStore {
 
   #wrap(operation: string, error: unknown): Error {
     if (error instanceof ColloquyError) return error;
+    if (error instanceof SyntaxError)
+      return new SerializationError(
+        `SqliteStore: ${operation} on "${this.#path}" read a row that is not valid JSON (${error.message}); the file is corrupt. Restore it from a backup.`,
+        { cause: error },
+      );
     const code = (error as { code?: unknown }).code;
     const transient =
       typeof code === 'string' &&

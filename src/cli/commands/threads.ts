@@ -194,6 +194,7 @@ export function registerThreadsCommands(program: Command): void {
     .option('--as <newChatId>', 'id of the new chat')
     .action(async (chatId: string, flags: { store?: string; at?: string; as?: string }) =>
       withStore(flags.store, async (store) => {
+        await assertChatExists(store, chatId);
         const newChatId = await forkChat(store, chatId, {
           ...(flags.at ? { checkpointId: flags.at } : {}),
           ...(flags.as ? { newChatId: flags.as } : {}),

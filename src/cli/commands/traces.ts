@@ -4,6 +4,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { ConfigError } from '../../errors.js';
 
 const STORE_HELP =
   'sqlite:PATH | redis://… | postgres://… (default: sqlite at $COLLOQUY_DB or ./.colloquy/colloquy.db)';
@@ -16,7 +17,7 @@ function limitOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const limit = Number(value);
   if (!Number.isInteger(limit) || limit < 1)
-    throw new Error(`--limit "${value}" is not a whole number ≥ 1. Pass e.g. --limit 20.`);
+    throw new ConfigError(`--limit "${value}" is not a whole number ≥ 1. Pass e.g. --limit 20.`);
   return limit;
 }
 

@@ -8,7 +8,7 @@ import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadProjectConfig } from '../../../config.js';
-import { ConfigError } from '../../../errors.js';
+import { ColloquyError, ConfigError } from '../../../errors.js';
 import { openStore } from '../../../stores/openStore.js';
 import { findEnsembleFile } from '../../../ensembles/load.js';
 import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputHandlers.js';
@@ -99,6 +99,19 @@ function concurrency(options: InvokeOptions): number | undefined {
   return value;
 }
 
+/** The `--inputs` answers file; an unreadable one is a ConfigError naming the flag and the path. */
+async function answersFile(file: string): Promise<InputHandler> {
+  try {
+    return await ScriptedInputHandler.fromFile(path.resolve(file));
+  } catch (error) {
+    if (error instanceof ColloquyError) throw error;
+    throw new ConfigError(
+      `--inputs ${file} could not be read: ${(error as Error).message}. Check the path.`,
+      { cause: error },
+    );
+  }
+}
+
 /** Runs `colloquy invoke`. */
 export async function invoke(
   target: string,
@@ -116,8 +129,7 @@ export async function invoke(
   const maxConcurrent = concurrency(options);
   const input = await resolveInput(positional, options);
   let inputHandler: InputHandler | undefined;
-  if (options.inputs)
-    inputHandler = await ScriptedInputHandler.fromFile(path.resolve(options.inputs));
+  if (options.inputs) inputHandler = await answersFile(options.inputs);
   else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
