@@ -10,7 +10,7 @@ import type { AgencyStreamEvent } from '../agency/events.js';
 import { errorInfo } from '../errors.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { ColloquyError } from '../errors.js';
-import { ChatJournal, restoreChat, snapshotChat } from './chatJournal.js';
+import { ChatJournal, restoreChat, snapshotChat, type JournalEntry } from './chatJournal.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
@@ -70,7 +70,11 @@ export async function processCall(
   const journal = new ChatJournal(context.redis);
   const key = context.keys.journal(data.agency, data.chatId);
   try {
-    const entry = await journal.read(key);
+    // Read again under the lease: an earlier attempt of this job that was still running when
+    // this one began may have finished its effects (and freed the chat) since the check above.
+    const [doneNow, text] = await context.redis.mget(context.keys.done(data.callId), key);
+    if (doneNow) return await finish(JSON.parse(doneNow) as CallOutcome);
+    const entry = text ? (JSON.parse(text) as JournalEntry) : null;
     if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
       // Another call on this chat died mid-way and waits for its retry: it goes first.
       await lease.release();
@@ -84,6 +88,10 @@ export async function processCall(
     }
     const outcome = await run(agency, data, context.signal, send);
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
+    // The lease was lost (the store unreachable for longer than its time to live): another
+    // attempt may have the chat now. Record nothing; the job goes back and its retry cuts the
+    // chat back to the journal's snapshot before it runs the call again.
+    if (lease.lost) return await context.requeue(0);
     // The effects are complete: from now on a retry answers with this outcome and runs nothing.
     // Recorded, the chat freed and the last event sent in one round trip.
     await journal.end(key, job.id!, (multi) =>

@@ -136,12 +136,15 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
           );
         }
         try {
+          // One owner per attempt, not per job: a retry that BullMQ starts while the first
+          // attempt still runs (its lock expired during a Redis outage or a long pause) must wait
+          // for the lease, not share it and write beside the first attempt.
           return await holdLease(store.leases, key, {
-            owner: `job:${job.id}`,
+            owner: `job:${job.id}:${id}:${randomUUID()}`,
             ttlMs: lockDuration,
           });
         } catch (error) {
-          if (error instanceof LeaseBusyError) return requeue(50);
+          if (error instanceof LeaseBusyError) return requeue(100);
           throw error;
         }
       },
