@@ -126,13 +126,18 @@ export class QueueClient {
     let stop: (() => void) | undefined;
     let finished = false;
     let poll: NodeJS.Timeout | undefined;
+    const calls = this.connection.keys.chatCalls(data.agency, data.chatId);
     try {
       stop = await this.enqueue(what, async () => {
         const unlisten = await this.listen(this.connection.keys.callEvents(callId), (text) =>
           messages.push(JSON.parse(text) as CallMessage),
         );
         try {
-          await this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
+          // Both on the producer connection at once: one round trip, not two.
+          await Promise.all([
+            this.#redis.multi().sadd(calls, callId).expire(calls, 86_400).exec(),
+            this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION }),
+          ]);
         } catch (error) {
           unlisten();
           throw error;
@@ -152,7 +157,22 @@ export class QueueClient {
       signal?.removeEventListener('abort', onAbort);
       stop?.();
       if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
+      if (stop) await this.#redis.srem(calls, callId).catch(() => undefined);
     }
+  }
+
+  /**
+   * Cancels every call of a chat that is queued or running (whichever server queued it); resolves
+   * with how many were still to finish.
+   */
+  async cancelChat(agency: string, chatId: string, reason?: string): Promise<number> {
+    const ids = await this.enqueue(`the cancellation of chat "${chatId}"`, () =>
+      this.#redis.smembers(this.connection.keys.chatCalls(agency, chatId)),
+    );
+    const states = await Promise.all(ids.map((id) => this.queue.getJobState(id)));
+    const live = ids.filter((_, i) => !['completed', 'failed', 'unknown'].includes(states[i]!));
+    await Promise.all(live.map((id) => this.cancel(id, reason)));
+    return live.length;
   }
 
   /** Cancels a call: marks it (so that no worker starts it) and tells the worker running it. */

@@ -46,6 +46,8 @@ export interface QueueKeys {
   done(callId: string): string;
   /** Which job works on a chat now, and the chat's threads before it began. */
   journal(agency: string, chatId: string): string;
+  /** The calls queued on a chat and not yet answered (a set of call ids, for `DELETE`). */
+  chatCalls(agency: string, chatId: string): string;
   /** The events of an ensemble run, in order (a list). */
   runEvents(runId: string): string;
   /** Pub/sub channel telling followers a run has new events. */
@@ -86,6 +88,7 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
     cancelled: (callId) => `${own}:cancelled:${callId}`,
     done: (callId) => `${own}:done:${callId}`,
     journal: (agency, chatId) => `${own}:chat:${agency.length}:${agency}:${chatId}`,
+    chatCalls: (agency, chatId) => `${own}:calls:${agency.length}:${agency}:${chatId}`,
     runEvents: (runId) => `${own}:run:${runId}:events`,
     runChannel: (runId) => `${own}:run:${runId}:channel`,
     runJob: (runId) => `${own}:run:${runId}:job`,

@@ -25,6 +25,8 @@ function callOptions(data: CallJobData, signal: AbortSignal): GetResponseOptions
       ? { additionalInstructions: data.additionalInstructions }
       : {}),
     ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
+    ...(data.outputType !== undefined ? { outputType: data.outputType } : {}),
+    ...(data.attachments !== undefined ? { attachments: data.attachments } : {}),
   };
 }
 
@@ -124,6 +126,7 @@ async function run(
       const result = await agency.resume(state, {
         signal,
         ...(data.context !== undefined ? { context: data.context } : {}),
+        ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
         ...(approve !== undefined ? { approve } : {}),
         ...(reject !== undefined ? { reject } : {}),
       });
