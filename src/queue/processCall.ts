@@ -140,6 +140,9 @@ async function run(
     }
     return { ok: true, result };
   } catch (error) {
-    return { ok: false, error: errorInfo(error) };
+    // A cancelled call ends with the cancellation (ABORTED and its reason), whatever the code
+    // that noticed it threw (a model's timer throws a bare AbortError).
+    const reason: unknown = signal.aborted ? signal.reason : undefined;
+    return { ok: false, error: errorInfo(reason instanceof ColloquyError ? reason : error) };
   }
 }

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgencyStreamEvent } from '../agency/events.js';
-import { errorInfo } from '../errors.js';
+import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import type { ProfileRegistry } from '../models/profiles.js';
@@ -186,7 +186,9 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
   void subscriber.subscribe(connection.keys.cancel).catch(() => undefined);
   subscriber.on('message', (_channel: string, text: string) => {
     const { callId, reason } = JSON.parse(text) as { callId: string; reason?: string };
-    controllers.get(callId)?.abort(new Error(reason ?? 'The call was cancelled.'));
+    controllers
+      .get(callId)
+      ?.abort(new ColloquyError('ABORTED', reason ?? 'The call was cancelled.'));
   });
   subscriber.on('error', () => undefined);
 

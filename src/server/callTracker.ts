@@ -3,6 +3,7 @@
  * can abort them: each call gets a signal that aborts with the caller's signal or on cancel.
  * @module
  */
+import { ColloquyError } from '../errors.js';
 
 /** The chat a call belongs to and the caller's signal. */
 export interface TrackedCallOptions {
@@ -67,7 +68,7 @@ export class CallTracker {
   cancel(agency: string, chatId: string, reason = 'The call was cancelled (DELETE).'): number {
     const set = this.#calls.get(keyOf(agency, chatId));
     if (!set) return 0;
-    for (const controller of set) controller.abort(new Error(reason));
+    for (const controller of set) controller.abort(new ColloquyError('ABORTED', reason));
     return set.size;
   }
 }

@@ -175,7 +175,7 @@ describe('the execution seam', () => {
     })();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await executor.calls.cancel('echo', 'c-cancel', 'stop now')).toBe(2);
-    await expect(slow).rejects.toThrow();
+    await expect(slow).rejects.toMatchObject({ code: 'ABORTED', message: 'stop now' });
     expect((await streamed).join(' ')).toMatch(/error|threw/);
     expect(await executor.calls.cancel('echo', 'c-cancel')).toBe(0);
     expect(await executor.calls.cancel('echo', 'c-other')).toBe(1);
