@@ -14,6 +14,7 @@ import { ColloquyError } from '../errors.js';
 import {
   QUEUE_NAME,
   QueueUnavailableError,
+  closeConnection,
   queueConnection,
   redactUrl,
   type QueueConnection,
@@ -49,6 +50,11 @@ export class QueueClient {
   readonly #hub: SubscriptionHub;
   readonly #enqueueTimeoutMs: number;
   readonly #pollMs: number;
+  /** This client's inbox channel: workers publish the events of its calls there. */
+  readonly #inbox: string;
+  #inboxReady: Promise<void> | undefined;
+  #connected: Promise<void> | undefined;
+  readonly #waiting = new Map<string, (message: CallMessage) => void>();
 
   constructor(options: QueueClientOptions = {}) {
     this.connection = queueConnection(options);
@@ -61,6 +67,25 @@ export class QueueClient {
     });
     this.queue.on('error', () => undefined);
     this.#hub = new SubscriptionHub(this.connection.connect('blocking'));
+    this.#inbox = this.connection.keys.inbox(randomUUID());
+  }
+
+  /**
+   * Subscribes to this client's inbox once (every call after the first saves that round trip);
+   * a failed subscription is tried again by the next call.
+   */
+  #listenInbox(): Promise<void> {
+    this.#inboxReady ??= this.listen(this.#inbox, (text) => {
+      const message = JSON.parse(text) as CallMessage;
+      if (message.callId) this.#waiting.get(message.callId)?.(message);
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#inboxReady = undefined;
+        throw error;
+      },
+    );
+    return this.#inboxReady;
   }
 
   /** Redis commands of Colloquy's own keys (cancel marks, run logs). */
@@ -89,6 +114,11 @@ export class QueueClient {
       // A producer that lost Redis fails at once: nothing would be queued before the timeout.
       if (['close', 'reconnecting', 'end'].includes(this.#redis.status)) {
         throw new Error(`the connection to Redis is down (${this.#redis.status})`);
+      }
+      // A client just made is still connecting: its commands would fail (no offline queue).
+      if (this.#redis.status !== 'ready') {
+        this.#connected ??= new Promise<void>((resolve) => this.#redis.once('ready', resolve));
+        await Promise.race([this.#connected, timeout]);
       }
       return await Promise.race([work(), timeout]);
     } catch (error) {
@@ -119,7 +149,7 @@ export class QueueClient {
     signal?: AbortSignal,
   ): AsyncGenerator<AgencyStreamEvent> {
     const callId = `call_${randomUUID()}`;
-    const job: CallJobData = { ...data, callId };
+    const job: CallJobData = { ...data, callId, replyTo: this.#inbox };
     const messages = pushable<CallMessage>({ objectMode: true });
     const what = `a call to agency "${data.agency}" in chat "${data.chatId}"`;
     const onAbort = () => messages.push({ attempt: 0, event: abortedEvent() });
@@ -129,9 +159,9 @@ export class QueueClient {
     const calls = this.connection.keys.chatCalls(data.agency, data.chatId);
     try {
       stop = await this.enqueue(what, async () => {
-        const unlisten = await this.listen(this.connection.keys.callEvents(callId), (text) =>
-          messages.push(JSON.parse(text) as CallMessage),
-        );
+        await this.#listenInbox();
+        this.#waiting.set(callId, (message) => messages.push(message));
+        const unlisten = () => void this.#waiting.delete(callId);
         try {
           // Both on the producer connection at once: one round trip, not two.
           await Promise.all([
@@ -188,8 +218,9 @@ export class QueueClient {
   /** Closes the queue and the connections. */
   async close(): Promise<void> {
     await this.#hub.close();
-    await this.queue.close().catch(() => undefined);
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    // Closing the queue waits for its connection: not when Redis is gone.
+    if (this.#redis.status === 'ready') await this.queue.close().catch(() => undefined);
+    await closeConnection(this.#redis);
   }
 
   /** Backstop for a missed last event: reads the job and ends the stream from its outcome. */

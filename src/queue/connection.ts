@@ -38,6 +38,8 @@ export interface QueueConnection {
 export interface QueueKeys {
   /** Pub/sub channel of one call's events. */
   callEvents(callId: string): string;
+  /** Pub/sub channel of one server process: the events of every call it queued. */
+  inbox(clientId: string): string;
   /** Pub/sub channel every worker listens on for cancellations. */
   readonly cancel: string;
   /** Marks a call cancelled before a worker took it (expires). */
@@ -84,6 +86,7 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
   const own = `${prefix}:q`;
   const keys: QueueKeys = {
     callEvents: (callId) => `${own}:call:${callId}`,
+    inbox: (clientId) => `${own}:inbox:${clientId}`,
     cancel: `${own}:cancel`,
     cancelled: (callId) => `${own}:cancelled:${callId}`,
     done: (callId) => `${own}:done:${callId}`,
@@ -118,4 +121,23 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
       return client;
     },
   };
+}
+
+/**
+ * Closes an ioredis connection: politely (QUIT) when it is up, at once when it is not (a QUIT
+ * queued on a connection that never came up would wait for Redis forever), and at once after
+ * `timeoutMs` in any case.
+ */
+export async function closeConnection(redis: Redis, timeoutMs = 2_000): Promise<void> {
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    redis.quit().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  redis.disconnect();
 }

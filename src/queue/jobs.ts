@@ -30,6 +30,11 @@ export interface CallJobData {
   outputType?: JsonSchemaDefinition;
   /** Attachments as JSON (base64 bytes or uploaded file ids; not local paths of the server). */
   attachments?: Attachment[];
+  /**
+   * The channel to publish the call's messages on (its server's inbox; they carry `callId`).
+   * Default: the call's own channel, `callEvents(callId)`.
+   */
+  replyTo?: string;
   /** Publish every event (a streamed call), not only the last one. */
   stream: boolean;
   /** Resume a call stopped for approvals instead of sending `message`. */
@@ -50,6 +55,8 @@ export interface RunJobData {
 
 /** One message on a call's channel: an event of the given attempt (1 for the first). */
 export interface CallMessage {
+  /** The call (on a server's inbox, which carries the messages of all its calls). */
+  callId?: string;
   attempt: number;
   event: AgencyStreamEvent;
 }

@@ -36,23 +36,30 @@ export async function processCall(
   context: JobContext,
 ): Promise<CallOutcome> {
   const data = job.data;
-  const channel = context.keys.callEvents(data.callId);
+  const channel = data.replyTo ?? context.keys.callEvents(data.callId);
   const attempt = job.stalledCounter + 1;
-  const send = (event: AgencyStreamEvent) => publish(context.redis, channel, { attempt, event });
+  const message = (event: AgencyStreamEvent) => ({ callId: data.callId, attempt, event });
+  const send = (event: AgencyStreamEvent) => publish(context.redis, channel, message(event));
   const finish = async (outcome: CallOutcome): Promise<CallOutcome> => {
     await send(lastEvent(outcome));
     return outcome;
   };
 
-  // A retry of a call that already did its work (its worker died before BullMQ recorded the
-  // end) only answers; a call cancelled before it started never starts. One round trip for both.
-  const [done, cancelled] = await context.redis.mget(
-    context.keys.done(data.callId),
-    context.keys.cancelled(data.callId),
-  );
-  if (done) return finish(JSON.parse(done) as CallOutcome);
-  if (cancelled) {
-    return finish({ ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) });
+  const outcomeOf = (done: string | null, cancelled: string | null): CallOutcome | null => {
+    if (done) return JSON.parse(done) as CallOutcome;
+    if (cancelled) return { ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) };
+    return null;
+  };
+  // A job that ran before (a retry, or one re-queued while its chat was busy) may be answered or
+  // cancelled already: it says so without waiting for the chat. A first run checks under the
+  // lease below, in the same round trip as the journal (one round trip less per call).
+  if (job.attemptsStarted > 1) {
+    const [done, cancelled] = await context.redis.mget(
+      context.keys.done(data.callId),
+      context.keys.cancelled(data.callId),
+    );
+    const early = outcomeOf(done ?? null, cancelled ?? null);
+    if (early) return finish(early);
   }
   const agency = context.registry.agencies.get(data.agency);
   if (!agency) {
@@ -72,10 +79,15 @@ export async function processCall(
   const journal = new ChatJournal(context.redis);
   const key = context.keys.journal(data.agency, data.chatId);
   try {
-    // Read again under the lease: an earlier attempt of this job that was still running when
-    // this one began may have finished its effects (and freed the chat) since the check above.
-    const [doneNow, text] = await context.redis.mget(context.keys.done(data.callId), key);
-    if (doneNow) return await finish(JSON.parse(doneNow) as CallOutcome);
+    // Under the lease (an earlier attempt of this job that still ran when this one began may
+    // have finished since): the outcome, a cancellation, the journal, and the chat's threads as
+    // they are now, from Redis and the store at once.
+    const [[done, cancelled, text], snapshot] = await Promise.all([
+      context.redis.mget(context.keys.done(data.callId), context.keys.cancelled(data.callId), key),
+      snapshotChat(store, data.chatId),
+    ]);
+    const known = outcomeOf(done ?? null, cancelled ?? null);
+    if (known) return await finish(known);
     const entry = text ? (JSON.parse(text) as JournalEntry) : null;
     if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
       // Another call on this chat died mid-way and waits for its retry: it goes first.
@@ -86,7 +98,7 @@ export async function processCall(
       await restoreChat(store, data.chatId, entry.snapshot);
       agency.threads.evict(data.chatId);
     } else {
-      await journal.begin(key, { job: job.id!, snapshot: await snapshotChat(store, data.chatId) });
+      await journal.begin(key, { job: job.id!, snapshot });
     }
     const outcome = await run(agency, data, context.signal, send);
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
@@ -99,7 +111,7 @@ export async function processCall(
     await journal.end(key, job.id!, (multi) =>
       multi
         .set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400)
-        .publish(channel, JSON.stringify({ attempt, event: lastEvent(outcome) })),
+        .publish(channel, JSON.stringify(message(lastEvent(outcome)))),
     );
     return outcome;
   } finally {

@@ -18,7 +18,12 @@ import type { ProfileRegistry } from '../models/profiles.js';
 import { holdLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { ServerRegistry } from '../server/registry.js';
-import { QUEUE_NAME, queueConnection, type QueueConnectionOptions } from './connection.js';
+import {
+  closeConnection,
+  QUEUE_NAME,
+  queueConnection,
+  type QueueConnectionOptions,
+} from './connection.js';
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
 import { processRun } from './processRun.js';
@@ -213,8 +218,7 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
             );
           await done;
         }
-        for (const client of [subscriber, redis, blocking])
-          await client.quit().catch(() => client.disconnect());
+        for (const client of [subscriber, redis, blocking]) await closeConnection(client);
       })();
       return closing;
     },
