@@ -6,6 +6,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pushable, type Pushable } from 'it-pushable';
@@ -53,7 +55,6 @@ export class QueueClient {
   /** This client's inbox channel: workers publish the events of its calls there. */
   readonly #inbox: string;
   #inboxReady: Promise<void> | undefined;
-  #connected: Promise<void> | undefined;
   readonly #waiting = new Map<string, (message: CallMessage) => void>();
 
   constructor(options: QueueClientOptions = {}) {
@@ -117,8 +118,10 @@ export class QueueClient {
       }
       // A client just made is still connecting: its commands would fail (no offline queue).
       if (this.#redis.status !== 'ready') {
-        this.#connected ??= new Promise<void>((resolve) => this.#redis.once('ready', resolve));
-        await Promise.race([this.#connected, timeout]);
+        const ready = new AbortController();
+        await Promise.race([once(this.#redis, 'ready', { signal: ready.signal }), timeout]).finally(
+          () => ready.abort(),
+        );
       }
       return await Promise.race([work(), timeout]);
     } catch (error) {
@@ -153,20 +156,22 @@ export class QueueClient {
     const messages = pushable<CallMessage>({ objectMode: true });
     const what = `a call to agency "${data.agency}" in chat "${data.chatId}"`;
     const onAbort = () => messages.push({ attempt: 0, event: abortedEvent() });
-    let stop: (() => void) | undefined;
+    let stop: () => void;
     let finished = false;
     let poll: NodeJS.Timeout | undefined;
     const calls = this.connection.keys.chatCalls(data.agency, data.chatId);
+    let added: Promise<unknown> | undefined;
     try {
       stop = await this.enqueue(what, async () => {
         await this.#listenInbox();
         this.#waiting.set(callId, (message) => messages.push(message));
         const unlisten = () => void this.#waiting.delete(callId);
         try {
+          added = this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
           // Both on the producer connection at once: one round trip, not two.
           await Promise.all([
             this.#redis.multi().sadd(calls, callId).expire(calls, 86_400).exec(),
-            this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION }),
+            added,
           ]);
         } catch (error) {
           unlisten();
@@ -174,6 +179,16 @@ export class QueueClient {
         }
         return unlisten;
       });
+    } catch (error) {
+      // The caller is told nothing was queued: an add that still lands (Redis answered late, or
+      // the other command of the pair failed) is cancelled before a worker can start it.
+      void added?.then(
+        () => this.#abandon(callId),
+        () => undefined,
+      );
+      throw error;
+    }
+    try {
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       poll = setInterval(() => void this.#check(callId, messages), this.#pollMs);
@@ -185,9 +200,22 @@ export class QueueClient {
     } finally {
       clearInterval(poll);
       signal?.removeEventListener('abort', onAbort);
-      stop?.();
+      stop();
       if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
-      if (stop) await this.#redis.srem(calls, callId).catch(() => undefined);
+      await this.#redis.srem(calls, callId).catch(() => undefined);
+    }
+  }
+
+  /** Cancels a call the caller was told was not queued, retrying for up to a minute. */
+  async #abandon(callId: string): Promise<void> {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      try {
+        await this.cancel(callId, 'The server reported this call as not queued; it never runs.');
+        await this.queue.remove(callId).catch(() => undefined);
+        return;
+      } catch {
+        await sleep(200);
+      }
     }
   }
 
