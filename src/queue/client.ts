@@ -31,6 +31,11 @@ export interface QueueClientOptions extends QueueConnectionOptions {
   enqueueTimeoutMs?: number;
   /** How often a call with no news checks its job, in case its last event was missed (default 1000 ms). */
   pollMs?: number;
+  /**
+   * When Redis fails with a job's add in flight, how long to wait for it to tell whether the job
+   * landed (default 10000 ms); a job that did is followed, one that did not fails the call.
+   */
+  landedWaitMs?: number;
 }
 
 /** What a worker returns for a call: the response, or the error the call ended with. */
@@ -52,6 +57,7 @@ export class QueueClient {
   readonly #hub: SubscriptionHub;
   readonly #enqueueTimeoutMs: number;
   readonly #pollMs: number;
+  readonly #landedWaitMs: number;
   /** This client's inbox channel: workers publish the events of its calls there. */
   readonly #inbox: string;
   #inboxReady: Promise<void> | undefined;
@@ -61,6 +67,7 @@ export class QueueClient {
     this.connection = queueConnection(options);
     this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 5_000;
     this.#pollMs = options.pollMs ?? 1_000;
+    this.#landedWaitMs = options.landedWaitMs ?? 10_000;
     this.#redis = this.connection.connect('producer');
     this.queue = new Queue(QUEUE_NAME, {
       connection: this.#redis,
@@ -180,13 +187,19 @@ export class QueueClient {
         return unlisten;
       });
     } catch (error) {
-      // The caller is told nothing was queued: an add that still lands (Redis answered late, or
-      // the other command of the pair failed) is cancelled before a worker can start it.
-      void added?.then(
-        () => this.#abandon(callId),
-        () => undefined,
-      );
-      throw error;
+      // Redis may have taken the job and lost only its answer (it stopped with the add in
+      // flight). Find out once it answers again: a job that landed is followed like any other;
+      // otherwise the caller is told nothing was queued, and an add that lands later still is
+      // cancelled before a worker can start it.
+      if (!added || !(await this.#landed(callId, added))) {
+        void added?.then(
+          () => this.#abandon(callId),
+          () => this.#abandon(callId),
+        );
+        throw error;
+      }
+      this.#waiting.set(callId, (message) => messages.push(message));
+      stop = () => void this.#waiting.delete(callId);
     }
     try {
       if (signal?.aborted) onAbort();
@@ -204,6 +217,35 @@ export class QueueClient {
       if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
       await this.#redis.srem(calls, callId).catch(() => undefined);
     }
+  }
+
+  /**
+   * Whether the job of a call whose queuing failed is in the queue after all: asks Redis for up
+   * to `landedWaitMs` (it may be restarting). False when Redis does not answer in time.
+   */
+  async #landed(callId: string, added: Promise<unknown>): Promise<boolean> {
+    const settled = await Promise.race([
+      added.then(
+        () => 'added' as const,
+        // Refused before it was sent (the connection was down): it cannot have landed.
+        (error: unknown) =>
+          /isn't writeable/.test(String((error as Error)?.message))
+            ? ('unsent' as const)
+            : ('failed' as const),
+      ),
+      sleep(this.#landedWaitMs).then(() => 'late' as const),
+    ]);
+    if (settled === 'added') return true;
+    if (settled === 'unsent') return false;
+    const deadline = Date.now() + this.#landedWaitMs;
+    while (Date.now() < deadline) {
+      try {
+        return (await this.queue.getJobState(callId)) !== 'unknown';
+      } catch {
+        await sleep(200);
+      }
+    }
+    return false;
   }
 
   /** Cancels a call the caller was told was not queued, retrying for up to a minute. */
