@@ -58,6 +58,7 @@ export class QueueClient {
   readonly #enqueueTimeoutMs: number;
   readonly #pollMs: number;
   readonly #landedWaitMs: number;
+  #connecting: Promise<void> | undefined;
   /** This client's inbox channel: workers publish the events of its calls there. */
   readonly #inbox: string;
   #inboxReady: Promise<void> | undefined;
@@ -125,10 +126,13 @@ export class QueueClient {
       }
       // A client just made is still connecting: its commands would fail (no offline queue).
       if (this.#redis.status !== 'ready') {
-        const ready = new AbortController();
-        await Promise.race([once(this.#redis, 'ready', { signal: ready.signal }), timeout]).finally(
-          () => ready.abort(),
-        );
+        // One wait shared by every call made meanwhile (not one listener each).
+        const clear = () => void (this.#connecting = undefined);
+        this.#connecting ??= once(this.#redis, 'ready').then(clear, (error: unknown) => {
+          clear();
+          throw error;
+        });
+        await Promise.race([this.#connecting, timeout]);
       }
       return await Promise.race([work(), timeout]);
     } catch (error) {
