@@ -59,7 +59,7 @@ async function latency(call: (chatId: string) => Promise<unknown>, n: number): P
 }
 
 // 1. Added latency.
-const [echo] = createAgencies({ store });
+const echo = createAgencies({ store }).find((agency) => agency.name === 'echo');
 const inProcess = await latency((chatId) => echo!.getResponse('hello', { chatId }), 100);
 const prefix1 = `${run}-lat`;
 let children = await workers(1, prefix1);

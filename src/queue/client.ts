@@ -6,6 +6,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { pushable, type Pushable } from 'it-pushable';
@@ -14,6 +16,7 @@ import { ColloquyError } from '../errors.js';
 import {
   QUEUE_NAME,
   QueueUnavailableError,
+  closeConnection,
   queueConnection,
   redactUrl,
   type QueueConnection,
@@ -28,6 +31,11 @@ export interface QueueClientOptions extends QueueConnectionOptions {
   enqueueTimeoutMs?: number;
   /** How often a call with no news checks its job, in case its last event was missed (default 1000 ms). */
   pollMs?: number;
+  /**
+   * When Redis fails with a job's add in flight, how long to wait for it to tell whether the job
+   * landed (default 10000 ms); a job that did is followed, one that did not fails the call.
+   */
+  landedWaitMs?: number;
 }
 
 /** What a worker returns for a call: the response, or the error the call ended with. */
@@ -49,11 +57,18 @@ export class QueueClient {
   readonly #hub: SubscriptionHub;
   readonly #enqueueTimeoutMs: number;
   readonly #pollMs: number;
+  readonly #landedWaitMs: number;
+  #connecting: Promise<void> | undefined;
+  /** This client's inbox channel: workers publish the events of its calls there. */
+  readonly #inbox: string;
+  #inboxReady: Promise<void> | undefined;
+  readonly #waiting = new Map<string, (message: CallMessage) => void>();
 
   constructor(options: QueueClientOptions = {}) {
     this.connection = queueConnection(options);
     this.#enqueueTimeoutMs = options.enqueueTimeoutMs ?? 5_000;
     this.#pollMs = options.pollMs ?? 1_000;
+    this.#landedWaitMs = options.landedWaitMs ?? 10_000;
     this.#redis = this.connection.connect('producer');
     this.queue = new Queue(QUEUE_NAME, {
       connection: this.#redis,
@@ -61,6 +76,25 @@ export class QueueClient {
     });
     this.queue.on('error', () => undefined);
     this.#hub = new SubscriptionHub(this.connection.connect('blocking'));
+    this.#inbox = this.connection.keys.inbox(randomUUID());
+  }
+
+  /**
+   * Subscribes to this client's inbox once (every call after the first saves that round trip);
+   * a failed subscription is tried again by the next call.
+   */
+  #listenInbox(): Promise<void> {
+    this.#inboxReady ??= this.listen(this.#inbox, (text) => {
+      const message = JSON.parse(text) as CallMessage;
+      if (message.callId) this.#waiting.get(message.callId)?.(message);
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#inboxReady = undefined;
+        throw error;
+      },
+    );
+    return this.#inboxReady;
   }
 
   /** Redis commands of Colloquy's own keys (cancel marks, run logs). */
@@ -89,6 +123,16 @@ export class QueueClient {
       // A producer that lost Redis fails at once: nothing would be queued before the timeout.
       if (['close', 'reconnecting', 'end'].includes(this.#redis.status)) {
         throw new Error(`the connection to Redis is down (${this.#redis.status})`);
+      }
+      // A client just made is still connecting: its commands would fail (no offline queue).
+      if (this.#redis.status !== 'ready') {
+        // One wait shared by every call made meanwhile (not one listener each).
+        const clear = () => void (this.#connecting = undefined);
+        this.#connecting ??= once(this.#redis, 'ready').then(clear, (error: unknown) => {
+          clear();
+          throw error;
+        });
+        await Promise.race([this.#connecting, timeout]);
       }
       return await Promise.race([work(), timeout]);
     } catch (error) {
@@ -119,26 +163,49 @@ export class QueueClient {
     signal?: AbortSignal,
   ): AsyncGenerator<AgencyStreamEvent> {
     const callId = `call_${randomUUID()}`;
-    const job: CallJobData = { ...data, callId };
+    const job: CallJobData = { ...data, callId, replyTo: this.#inbox };
     const messages = pushable<CallMessage>({ objectMode: true });
     const what = `a call to agency "${data.agency}" in chat "${data.chatId}"`;
     const onAbort = () => messages.push({ attempt: 0, event: abortedEvent() });
-    let stop: (() => void) | undefined;
+    let stop: () => void;
     let finished = false;
     let poll: NodeJS.Timeout | undefined;
+    const calls = this.connection.keys.chatCalls(data.agency, data.chatId);
+    let added: Promise<unknown> | undefined;
     try {
       stop = await this.enqueue(what, async () => {
-        const unlisten = await this.listen(this.connection.keys.callEvents(callId), (text) =>
-          messages.push(JSON.parse(text) as CallMessage),
-        );
+        await this.#listenInbox();
+        this.#waiting.set(callId, (message) => messages.push(message));
+        const unlisten = () => void this.#waiting.delete(callId);
         try {
-          await this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
+          added = this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
+          // Both on the producer connection at once: one round trip, not two.
+          await Promise.all([
+            this.#redis.multi().sadd(calls, callId).expire(calls, 86_400).exec(),
+            added,
+          ]);
         } catch (error) {
           unlisten();
           throw error;
         }
         return unlisten;
       });
+    } catch (error) {
+      // Redis may have taken the job and lost only its answer (it stopped with the add in
+      // flight). Find out once it answers again: a job that landed is followed like any other;
+      // otherwise the caller is told nothing was queued, and an add that lands later still is
+      // cancelled before a worker can start it.
+      if (!added || !(await this.#landed(callId, added))) {
+        void added?.then(
+          () => this.#abandon(callId),
+          () => this.#abandon(callId),
+        );
+        throw error;
+      }
+      this.#waiting.set(callId, (message) => messages.push(message));
+      stop = () => void this.#waiting.delete(callId);
+    }
+    try {
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       poll = setInterval(() => void this.#check(callId, messages), this.#pollMs);
@@ -150,9 +217,66 @@ export class QueueClient {
     } finally {
       clearInterval(poll);
       signal?.removeEventListener('abort', onAbort);
-      stop?.();
+      stop();
       if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
+      await this.#redis.srem(calls, callId).catch(() => undefined);
     }
+  }
+
+  /**
+   * Whether the job of a call whose queuing failed is in the queue after all: asks Redis for up
+   * to `landedWaitMs` (it may be restarting). False when Redis does not answer in time.
+   */
+  async #landed(callId: string, added: Promise<unknown>): Promise<boolean> {
+    const settled = await Promise.race([
+      added.then(
+        () => 'added' as const,
+        // Refused before it was sent (the connection was down): it cannot have landed.
+        (error: unknown) =>
+          /isn't writeable/.test(String((error as Error)?.message))
+            ? ('unsent' as const)
+            : ('failed' as const),
+      ),
+      sleep(this.#landedWaitMs).then(() => 'late' as const),
+    ]);
+    if (settled === 'added') return true;
+    if (settled === 'unsent') return false;
+    const deadline = Date.now() + this.#landedWaitMs;
+    while (Date.now() < deadline) {
+      try {
+        return (await this.queue.getJobState(callId)) !== 'unknown';
+      } catch {
+        await sleep(200);
+      }
+    }
+    return false;
+  }
+
+  /** Cancels a call the caller was told was not queued, retrying for up to a minute. */
+  async #abandon(callId: string): Promise<void> {
+    for (let attempt = 0; attempt < 300; attempt++) {
+      try {
+        await this.cancel(callId, 'The server reported this call as not queued; it never runs.');
+        await this.queue.remove(callId).catch(() => undefined);
+        return;
+      } catch {
+        await sleep(200);
+      }
+    }
+  }
+
+  /**
+   * Cancels every call of a chat that is queued or running (whichever server queued it); resolves
+   * with how many were still to finish.
+   */
+  async cancelChat(agency: string, chatId: string, reason?: string): Promise<number> {
+    const ids = await this.enqueue(`the cancellation of chat "${chatId}"`, () =>
+      this.#redis.smembers(this.connection.keys.chatCalls(agency, chatId)),
+    );
+    const states = await Promise.all(ids.map((id) => this.queue.getJobState(id)));
+    const live = ids.filter((_, i) => !['completed', 'failed', 'unknown'].includes(states[i]!));
+    await Promise.all(live.map((id) => this.cancel(id, reason)));
+    return live.length;
   }
 
   /** Cancels a call: marks it (so that no worker starts it) and tells the worker running it. */
@@ -168,8 +292,9 @@ export class QueueClient {
   /** Closes the queue and the connections. */
   async close(): Promise<void> {
     await this.#hub.close();
-    await this.queue.close().catch(() => undefined);
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    // Closing the queue waits for its connection: not when Redis is gone.
+    if (this.#redis.status === 'ready') await this.queue.close().catch(() => undefined);
+    await closeConnection(this.#redis);
   }
 
   /** Backstop for a missed last event: reads the job and ends the stream from its outcome. */

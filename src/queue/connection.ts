@@ -38,6 +38,8 @@ export interface QueueConnection {
 export interface QueueKeys {
   /** Pub/sub channel of one call's events. */
   callEvents(callId: string): string;
+  /** Pub/sub channel of one server process: the events of every call it queued. */
+  inbox(clientId: string): string;
   /** Pub/sub channel every worker listens on for cancellations. */
   readonly cancel: string;
   /** Marks a call cancelled before a worker took it (expires). */
@@ -46,6 +48,8 @@ export interface QueueKeys {
   done(callId: string): string;
   /** Which job works on a chat now, and the chat's threads before it began. */
   journal(agency: string, chatId: string): string;
+  /** The calls queued on a chat and not yet answered (a set of call ids, for `DELETE`). */
+  chatCalls(agency: string, chatId: string): string;
   /** The events of an ensemble run, in order (a list). */
   runEvents(runId: string): string;
   /** Pub/sub channel telling followers a run has new events. */
@@ -82,10 +86,12 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
   const own = `${prefix}:q`;
   const keys: QueueKeys = {
     callEvents: (callId) => `${own}:call:${callId}`,
+    inbox: (clientId) => `${own}:inbox:${clientId}`,
     cancel: `${own}:cancel`,
     cancelled: (callId) => `${own}:cancelled:${callId}`,
     done: (callId) => `${own}:done:${callId}`,
     journal: (agency, chatId) => `${own}:chat:${agency.length}:${agency}:${chatId}`,
+    chatCalls: (agency, chatId) => `${own}:calls:${agency.length}:${agency}:${chatId}`,
     runEvents: (runId) => `${own}:run:${runId}:events`,
     runChannel: (runId) => `${own}:run:${runId}:channel`,
     runJob: (runId) => `${own}:run:${runId}:job`,
@@ -115,4 +121,23 @@ export function queueConnection(options: QueueConnectionOptions = {}): QueueConn
       return client;
     },
   };
+}
+
+/**
+ * Closes an ioredis connection: politely (QUIT) when it is up, at once when it is not (a QUIT
+ * queued on a connection that never came up would wait for Redis forever), and at once after
+ * `timeoutMs` in any case.
+ */
+export async function closeConnection(redis: Redis, timeoutMs = 2_000): Promise<void> {
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    redis.quit().catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  redis.disconnect();
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Redis } from 'ioredis';
+import { closeConnection } from './connection.js';
 
 /** Receives the messages of one channel. */
 export type ChannelListener = (message: string) => void;
@@ -47,6 +48,6 @@ export class SubscriptionHub {
   /** Closes the connection. */
   async close(): Promise<void> {
     this.#listeners.clear();
-    await this.#redis.quit().catch(() => this.#redis.disconnect());
+    await closeConnection(this.#redis);
   }
 }

@@ -3,7 +3,8 @@
  * publishes while it runs one. Everything is plain JSON.
  * @module
  */
-import type { AgencyInput } from '../agency/input.js';
+import type { JsonSchemaDefinition } from '@openai/agents-core';
+import type { AgencyInput, Attachment } from '../agency/input.js';
 import type { ApprovalDecisions } from '../agency/approvals.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { ErrorInfo } from '../errors.js';
@@ -25,6 +26,15 @@ export interface CallJobData {
   context?: unknown;
   additionalInstructions?: string;
   maxTurns?: number;
+  /** A structured output for this call (a JSON schema, e.g. from `/v1/responses`). */
+  outputType?: JsonSchemaDefinition;
+  /** Attachments as JSON (base64 bytes or uploaded file ids; not local paths of the server). */
+  attachments?: Attachment[];
+  /**
+   * The channel to publish the call's messages on (its server's inbox; they carry `callId`).
+   * Default: the call's own channel, `callEvents(callId)`.
+   */
+  replyTo?: string;
   /** Publish every event (a streamed call), not only the last one. */
   stream: boolean;
   /** Resume a call stopped for approvals instead of sending `message`. */
@@ -45,6 +55,8 @@ export interface RunJobData {
 
 /** One message on a call's channel: an event of the given attempt (1 for the first). */
 export interface CallMessage {
+  /** The call (on a server's inbox, which carries the messages of all its calls). */
+  callId?: string;
   attempt: number;
   event: AgencyStreamEvent;
 }

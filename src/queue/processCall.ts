@@ -10,7 +10,7 @@ import type { AgencyStreamEvent } from '../agency/events.js';
 import { errorInfo } from '../errors.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { ColloquyError } from '../errors.js';
-import { ChatJournal, restoreChat, snapshotChat } from './chatJournal.js';
+import { ChatJournal, restoreChat, snapshotChat, type JournalEntry } from './chatJournal.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
@@ -25,6 +25,8 @@ function callOptions(data: CallJobData, signal: AbortSignal): GetResponseOptions
       ? { additionalInstructions: data.additionalInstructions }
       : {}),
     ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
+    ...(data.outputType !== undefined ? { outputType: data.outputType } : {}),
+    ...(data.attachments !== undefined ? { attachments: data.attachments } : {}),
   };
 }
 
@@ -34,23 +36,30 @@ export async function processCall(
   context: JobContext,
 ): Promise<CallOutcome> {
   const data = job.data;
-  const channel = context.keys.callEvents(data.callId);
+  const channel = data.replyTo ?? context.keys.callEvents(data.callId);
   const attempt = job.stalledCounter + 1;
-  const send = (event: AgencyStreamEvent) => publish(context.redis, channel, { attempt, event });
+  const message = (event: AgencyStreamEvent) => ({ callId: data.callId, attempt, event });
+  const send = (event: AgencyStreamEvent) => publish(context.redis, channel, message(event));
   const finish = async (outcome: CallOutcome): Promise<CallOutcome> => {
     await send(lastEvent(outcome));
     return outcome;
   };
 
-  // A retry of a call that already did its work (its worker died before BullMQ recorded the
-  // end) only answers; a call cancelled before it started never starts. One round trip for both.
-  const [done, cancelled] = await context.redis.mget(
-    context.keys.done(data.callId),
-    context.keys.cancelled(data.callId),
-  );
-  if (done) return finish(JSON.parse(done) as CallOutcome);
-  if (cancelled) {
-    return finish({ ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) });
+  const outcomeOf = (done: string | null, cancelled: string | null): CallOutcome | null => {
+    if (done) return JSON.parse(done) as CallOutcome;
+    if (cancelled) return { ok: false, error: errorInfo(new ColloquyError('ABORTED', cancelled)) };
+    return null;
+  };
+  // A job that ran before (a retry, or one re-queued while its chat was busy) may be answered or
+  // cancelled already: it says so without waiting for the chat. A first run checks under the
+  // lease below, in the same round trip as the journal (one round trip less per call).
+  if (job.attemptsStarted > 1) {
+    const [done, cancelled] = await context.redis.mget(
+      context.keys.done(data.callId),
+      context.keys.cancelled(data.callId),
+    );
+    const early = outcomeOf(done ?? null, cancelled ?? null);
+    if (early) return finish(early);
   }
   const agency = context.registry.agencies.get(data.agency);
   if (!agency) {
@@ -70,7 +79,16 @@ export async function processCall(
   const journal = new ChatJournal(context.redis);
   const key = context.keys.journal(data.agency, data.chatId);
   try {
-    const entry = await journal.read(key);
+    // Under the lease (an earlier attempt of this job that still ran when this one began may
+    // have finished since): the outcome, a cancellation, the journal, and the chat's threads as
+    // they are now, from Redis and the store at once.
+    const [[done, cancelled, text], snapshot] = await Promise.all([
+      context.redis.mget(context.keys.done(data.callId), context.keys.cancelled(data.callId), key),
+      snapshotChat(store, data.chatId),
+    ]);
+    const known = outcomeOf(done ?? null, cancelled ?? null);
+    if (known) return await finish(known);
+    const entry = text ? (JSON.parse(text) as JournalEntry) : null;
     if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
       // Another call on this chat died mid-way and waits for its retry: it goes first.
       await lease.release();
@@ -80,16 +98,20 @@ export async function processCall(
       await restoreChat(store, data.chatId, entry.snapshot);
       agency.threads.evict(data.chatId);
     } else {
-      await journal.begin(key, { job: job.id!, snapshot: await snapshotChat(store, data.chatId) });
+      await journal.begin(key, { job: job.id!, snapshot });
     }
     const outcome = await run(agency, data, context.signal, send);
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
+    // The lease was lost (the store unreachable for longer than its time to live): another
+    // attempt may have the chat now. Record nothing; the job goes back and its retry cuts the
+    // chat back to the journal's snapshot before it runs the call again.
+    if (lease.lost) return await context.requeue(0);
     // The effects are complete: from now on a retry answers with this outcome and runs nothing.
     // Recorded, the chat freed and the last event sent in one round trip.
     await journal.end(key, job.id!, (multi) =>
       multi
         .set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400)
-        .publish(channel, JSON.stringify({ attempt, event: lastEvent(outcome) })),
+        .publish(channel, JSON.stringify(message(lastEvent(outcome)))),
     );
     return outcome;
   } finally {
@@ -116,6 +138,7 @@ async function run(
       const result = await agency.resume(state, {
         signal,
         ...(data.context !== undefined ? { context: data.context } : {}),
+        ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
         ...(approve !== undefined ? { approve } : {}),
         ...(reject !== undefined ? { reject } : {}),
       });
@@ -129,6 +152,9 @@ async function run(
     }
     return { ok: true, result };
   } catch (error) {
-    return { ok: false, error: errorInfo(error) };
+    // A cancelled call ends with the cancellation (ABORTED and its reason), whatever the code
+    // that noticed it threw (a model's timer throws a bare AbortError).
+    const reason: unknown = signal.aborted ? signal.reason : undefined;
+    return { ok: false, error: errorInfo(reason instanceof ColloquyError ? reason : error) };
   }
 }

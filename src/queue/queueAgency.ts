@@ -6,9 +6,8 @@
 import type { GetResponseOptions, ResumeOptions } from '../agency/agency.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyResponse } from '../agency/result.js';
-import { parsePendingCall } from '../agency/approvals.js';
 import { QueueClient, type QueueClientOptions } from './client.js';
-import { awaitCall, callData, streamCall } from './queuedExecutor.js';
+import { awaitCall, callData, resumeData, streamCall } from './queuedExecutor.js';
 
 /** Options of {@link queueAgency}. */
 export interface QueueAgencyOptions extends QueueClientOptions {
@@ -30,6 +29,8 @@ export interface QueuedAgency {
   ): AsyncIterable<AgencyStreamEvent>;
   /** Like `Agency.resume`: any worker continues a call stopped for approvals. */
   resume(state: string, options?: Omit<ResumeOptions, 'maxTurns'>): Promise<AgencyResponse>;
+  /** Cancels the calls of a chat queued or running on any worker; resolves with how many. */
+  cancel(chatId: string, reason?: string): Promise<number>;
   /** Closes the client (if this object made it). */
   close(): Promise<void>;
 }
@@ -54,18 +55,9 @@ export function queueAgency(options: QueueAgencyOptions): QueuedAgency {
       awaitCall(client, callData(name, message, callOptions, false), callOptions.signal),
     getResponseStream: (message, callOptions = {}) =>
       streamCall(client, callData(name, message, callOptions, true), callOptions.signal),
-    resume(state, resumeOptions = {}) {
-      const pending = parsePendingCall(state);
-      const data = {
-        ...callData(name, '', { chatId: pending.chatId, context: resumeOptions.context }, false),
-        resume: {
-          state,
-          ...(resumeOptions.approve !== undefined ? { approve: resumeOptions.approve } : {}),
-          ...(resumeOptions.reject !== undefined ? { reject: resumeOptions.reject } : {}),
-        },
-      };
-      return awaitCall(client, data, resumeOptions.signal);
-    },
+    resume: (state, resumeOptions = {}) =>
+      awaitCall(client, resumeData(name, state, resumeOptions), resumeOptions.signal),
+    cancel: (chatId, reason) => client.cancelChat(name, chatId, reason),
     close: async () => {
       if (!options.client) await client.close();
     },

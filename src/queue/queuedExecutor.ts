@@ -4,7 +4,8 @@
  * @module
  */
 import type { AgencyInput } from '../agency/input.js';
-import type { GetResponseOptions } from '../agency/agency.js';
+import type { GetResponseOptions, ResumeOptions } from '../agency/agency.js';
+import { parsePendingCall } from '../agency/approvals.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { HttpError, notFound } from '../server/errors.js';
@@ -34,6 +35,26 @@ export function callData(
       ? { additionalInstructions: options.additionalInstructions }
       : {}),
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(options.outputType !== undefined ? { outputType: options.outputType } : {}),
+    ...(options.attachments !== undefined ? { attachments: options.attachments } : {}),
+  };
+}
+
+/** The job data that resumes a call stopped for approvals (on any worker). */
+export function resumeData(
+  agency: string,
+  state: string,
+  options: Omit<ResumeOptions, 'signal'>,
+): Omit<CallJobData, 'callId'> {
+  const { chatId } = parsePendingCall(state);
+  return {
+    ...callData(agency, '', { chatId, context: options.context }, false),
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    resume: {
+      state,
+      ...(options.approve !== undefined ? { approve: options.approve } : {}),
+      ...(options.reject !== undefined ? { reject: options.reject } : {}),
+    },
   };
 }
 
@@ -114,6 +135,26 @@ export function queuedExecutor(
     getResponseStream(agency, message, callOptions) {
       known(agency);
       return streamCall(client, callData(agency, message, callOptions, true), callOptions.signal);
+    },
+    async resume(agency, state, resumeOptions) {
+      known(agency);
+      try {
+        return await awaitCall(
+          client,
+          resumeData(agency, state, resumeOptions),
+          resumeOptions.signal,
+        );
+      } catch (error) {
+        throw asHttp(error);
+      }
+    },
+    async cancel(agency, chatId, reason) {
+      known(agency);
+      try {
+        return await client.cancelChat(agency, chatId, reason);
+      } catch (error) {
+        throw asHttp(error);
+      }
     },
   };
   return {

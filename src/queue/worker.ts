@@ -11,14 +11,19 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AgencyStreamEvent } from '../agency/events.js';
-import { errorInfo } from '../errors.js';
+import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { holdLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { ServerRegistry } from '../server/registry.js';
-import { QUEUE_NAME, queueConnection, type QueueConnectionOptions } from './connection.js';
+import {
+  closeConnection,
+  QUEUE_NAME,
+  queueConnection,
+  type QueueConnectionOptions,
+} from './connection.js';
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
 import { processRun } from './processRun.js';
@@ -136,12 +141,15 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
           );
         }
         try {
+          // One owner per attempt, not per job: a retry that BullMQ starts while the first
+          // attempt still runs (its lock expired during a Redis outage or a long pause) must wait
+          // for the lease, not share it and write beside the first attempt.
           return await holdLease(store.leases, key, {
-            owner: `job:${job.id}`,
+            owner: `job:${job.id}:${id}:${randomUUID()}`,
             ttlMs: lockDuration,
           });
         } catch (error) {
-          if (error instanceof LeaseBusyError) return requeue(50);
+          if (error instanceof LeaseBusyError) return requeue(100);
           throw error;
         }
       },
@@ -183,7 +191,9 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
   void subscriber.subscribe(connection.keys.cancel).catch(() => undefined);
   subscriber.on('message', (_channel: string, text: string) => {
     const { callId, reason } = JSON.parse(text) as { callId: string; reason?: string };
-    controllers.get(callId)?.abort(new Error(reason ?? 'The call was cancelled.'));
+    controllers
+      .get(callId)
+      ?.abort(new ColloquyError('ABORTED', reason ?? 'The call was cancelled.'));
   });
   subscriber.on('error', () => undefined);
 
@@ -208,8 +218,7 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
             );
           await done;
         }
-        for (const client of [subscriber, redis, blocking])
-          await client.quit().catch(() => client.disconnect());
+        for (const client of [subscriber, redis, blocking]) await closeConnection(client);
       })();
       return closing;
     },

@@ -5,11 +5,13 @@
  * worker processes instead, with the HTTP API unchanged.
  * @module
  */
-import type { GetResponseOptions } from '../agency/agency.js';
+import type { GetResponseOptions, ResumeOptions } from '../agency/agency.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyInput } from '../agency/input.js';
 import type { AgencyResponse } from '../agency/result.js';
 import type { RunEvent, RunSummary, StartRunOptions } from './ensembleRuns.js';
+import { parsePendingCall } from '../agency/approvals.js';
+import { CallTracker } from './callTracker.js';
 import { notFound } from './errors.js';
 import type { ServerRegistry } from './registry.js';
 
@@ -27,6 +29,13 @@ export interface CallExecutor {
     message: AgencyInput,
     options: GetResponseOptions,
   ): AsyncIterable<AgencyStreamEvent>;
+  /** Like `Agency.resume`: continues a call stopped for approvals (wherever it ran before). */
+  resume(agency: string, state: string, options: ResumeOptions): Promise<AgencyResponse>;
+  /**
+   * Cancels every call of `chatId` running or waiting (on any worker, for a queued executor);
+   * resolves with how many were cancelled.
+   */
+  cancel(agency: string, chatId: string, reason?: string): Promise<number>;
 }
 
 /** Starts, resumes and follows ensemble runs (what `EnsembleRuns` does in one process). */
@@ -70,12 +79,32 @@ function agencyOf(registry: ServerRegistry, name: string) {
  * ```
  */
 export function inProcessExecutor(registry: ServerRegistry): Executor {
+  const running = new CallTracker();
   return {
     calls: {
-      getResponse: (agency, message, options) =>
-        agencyOf(registry, agency).getResponse(message, options),
-      getResponseStream: (agency, message, options) =>
-        agencyOf(registry, agency).getResponseStream(message, options),
+      getResponse(agency, message, options) {
+        const found = agencyOf(registry, agency);
+        return running.track(agency, options, (signal) =>
+          found.getResponse(message, { ...options, signal }),
+        );
+      },
+      getResponseStream(agency, message, options) {
+        const found = agencyOf(registry, agency);
+        return running.trackStream(agency, options, (signal) =>
+          found.getResponseStream(message, { ...options, signal }),
+        );
+      },
+      resume(agency, state, options) {
+        const found = agencyOf(registry, agency);
+        const chatId = parsePendingCall(state).chatId;
+        return running.track(agency, { ...options, chatId }, (signal) =>
+          found.resume(state, { ...options, signal }),
+        );
+      },
+      async cancel(agency, chatId, reason) {
+        agencyOf(registry, agency);
+        return running.cancel(agency, chatId, reason);
+      },
     },
     runs: registry.runs,
     close: (graceMs) => registry.runs.close(graceMs),

@@ -182,14 +182,19 @@ describe.skipIf(Boolean(skip))(
       }
       const ensemble = await loadEnsemble(path.join(project, 'ensembles', 'pipeline.yaml'));
       const profiles = await loadProjectProfiles({ cwd: project });
+      // A few at a time: 50 runs at once start 100 script processes in this one process, and on a
+      // loaded machine a script then can time out in the reference itself.
+      const referenceLimit = pLimit(4);
       const references = await Promise.all(
         Array.from({ length: RUNS }, (_, k) =>
-          runEnsemble(ensemble, {
-            store: new MemoryStore(),
-            input: `task ${k}`,
-            runId: `${tag}-run-${k}`,
-            profiles,
-          }),
+          referenceLimit(() =>
+            runEnsemble(ensemble, {
+              store: new MemoryStore(),
+              input: `task ${k}`,
+              runId: `${tag}-run-${k}`,
+              profiles,
+            }),
+          ),
         ),
       );
       for (let k = 0; k < RUNS; k++)

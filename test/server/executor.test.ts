@@ -4,6 +4,7 @@ import type { AgencyResponse } from '../../src/agency/result.js';
 import { createApp } from '../../src/server/app.js';
 import { inProcessExecutor, type Executor } from '../../src/server/executor.js';
 import { createRegistry } from '../../src/server/registry.js';
+import { MemoryStore } from '../../src/stores/memory.js';
 import { echoAgency } from './helpers.js';
 
 const response = (chatId: string): AgencyResponse => ({
@@ -31,6 +32,14 @@ function recordingExecutor() {
       async *getResponseStream(agency, message, options): AsyncGenerator<AgencyStreamEvent> {
         calls.push({ kind: 'stream', agency, message });
         yield { type: 'run_completed', result: response(options.chatId!) };
+      },
+      async resume(agency, state) {
+        calls.push({ kind: 'resume', agency, message: state });
+        return response('c-resumed');
+      },
+      async cancel(agency, chatId) {
+        calls.push({ kind: 'cancel', agency, message: '', chatId });
+        return 1;
       },
     },
     runs: {
@@ -87,6 +96,92 @@ describe('the execution seam', () => {
       expect.objectContaining({ kind: 'json', agency: 'echo', message: 'openai' }),
       { kind: 'run', agency: 'any', message: '' },
     ]);
+  });
+
+  it('/v1/responses, /resume and DELETE .../calls go to the executor as well', async () => {
+    const { executor, calls } = recordingExecutor();
+    const app = createApp({
+      registry: createRegistry({ agencies: [echoAgency('echo')] }),
+      executor,
+    });
+    const request = (path: string, body: unknown, method = 'POST') =>
+      app.request(path, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const responses = await request('/v1/responses', { model: 'echo', input: 'via responses' });
+    expect(((await responses.json()) as any).output[0].content[0].text).toBe('from the executor');
+    const streamed = await request('/v1/responses', {
+      model: 'echo',
+      input: 'streamed responses',
+      stream: true,
+    });
+    expect(await streamed.text()).toContain('event: response.completed');
+    const state = JSON.stringify({
+      format: 'colloquy-pending-call',
+      version: 1,
+      chatId: 'c9',
+      agent: 'Front',
+      runId: 'run_1',
+      state: '{}',
+    });
+    const resumed = await request('/agencies/echo/resume', { state, approve: true });
+    expect(resumed.status).toBe(200);
+    const cancelled = await request('/agencies/echo/chats/c9/calls', undefined, 'DELETE');
+    expect(await cancelled.json()).toEqual({ chatId: 'c9', cancelled: 1 });
+    expect(calls).toEqual([
+      expect.objectContaining({ kind: 'json', agency: 'echo', message: 'via responses' }),
+      { kind: 'stream', agency: 'echo', message: 'streamed responses' },
+      { kind: 'resume', agency: 'echo', message: state },
+      { kind: 'cancel', agency: 'echo', message: '', chatId: 'c9' },
+    ]);
+  });
+
+  it('DELETE .../calls 404s an unknown agency and 400s a bad chat id', async () => {
+    const { executor, calls } = recordingExecutor();
+    const app = createApp({
+      registry: createRegistry({ agencies: [echoAgency('echo')] }),
+      executor,
+    });
+    expect((await app.request('/agencies/nope/chats/c1/calls', { method: 'DELETE' })).status).toBe(
+      404,
+    );
+    const bad = await app.request(`/agencies/echo/chats/${'x'.repeat(300)}/calls`, {
+      method: 'DELETE',
+    });
+    expect(bad.status).toBe(400);
+    expect(calls).toEqual([]);
+  });
+
+  it('the in-process executor cancels the calls of a chat, and only those', async () => {
+    const registry = createRegistry({
+      agencies: [echoAgency('echo', new MemoryStore(), 5_000)],
+    });
+    const executor = inProcessExecutor(registry);
+    const slow = executor.calls.getResponse('echo', 'slow', { chatId: 'c-cancel' });
+    const other = executor.calls.getResponse('echo', 'other', { chatId: 'c-other' });
+    const streamed = (async () => {
+      const events: string[] = [];
+      try {
+        for await (const event of executor.calls.getResponseStream('echo', 's', {
+          chatId: 'c-cancel',
+        }))
+          events.push(event.type);
+      } catch (error) {
+        events.push(`threw ${(error as Error).message}`);
+      }
+      return events;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await executor.calls.cancel('echo', 'c-cancel', 'stop now')).toBe(2);
+    await expect(slow).rejects.toMatchObject({ code: 'ABORTED', message: 'stop now' });
+    expect((await streamed).join(' ')).toMatch(/error|threw/);
+    expect(await executor.calls.cancel('echo', 'c-cancel')).toBe(0);
+    expect(await executor.calls.cancel('echo', 'c-other')).toBe(1);
+    await expect(other).rejects.toThrow();
+    await expect(executor.calls.cancel('missing', 'c1')).rejects.toThrow(/Agency "missing"/);
+    await registry.close();
   });
 
   it('an unknown agency is a 404 before the executor is asked', async () => {

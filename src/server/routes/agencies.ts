@@ -1,5 +1,6 @@
 /**
- * Agency routes: list and describe agencies, get a response (JSON) or stream one (SSE).
+ * Agency routes: list and describe agencies, get a response (JSON) or stream one (SSE), cancel
+ * the calls running on a chat (`DELETE /agencies/:name/chats/:chatId/calls`).
  * @module
  */
 import { Hono, type Context } from 'hono';
@@ -191,6 +192,20 @@ export function agencyRoutes(context: RouteContext): Hono {
         ),
       { inflight },
     );
+  });
+
+  app.delete('/:name/chats/:chatId/calls', async (c) => {
+    const name = c.req.param('name');
+    agencyNamed(context, name);
+    const chatId = c.req.param('chatId');
+    const parsed = idSchema.safeParse(chatId);
+    if (!parsed.success) throw validationError(parsed.error, 'chatId');
+    const cancelled = await executor.calls.cancel(
+      name,
+      chatId,
+      `The call was cancelled (DELETE /agencies/${name}/chats/${chatId}/calls).`,
+    );
+    return c.json({ chatId, cancelled });
   });
 
   return app;

@@ -2,6 +2,7 @@
  * `POST /agencies/:name/resume`: continues a call that stopped for tool approvals. The body
  * carries the `state` the interrupted response returned and the decisions (`approve` / `reject`:
  * call ids, or `true` for all); the answer is the resumed call's response (which may stop again).
+ * The executor runs it: under `serve --queue`, any worker continues the call.
  * @module
  */
 import { Hono } from 'hono';
@@ -27,7 +28,7 @@ export function approvalRoutes(context: RouteContext): Hono {
   const app = new Hono();
   app.post('/:name/resume', async (c) => {
     const name = c.req.param('name');
-    const agency = agencyNamed(context, name);
+    agencyNamed(context, name);
     const body = await readJson(c, resumeCallBodySchema);
     let chatId: string;
     try {
@@ -37,7 +38,7 @@ export function approvalRoutes(context: RouteContext): Hono {
     }
     context.registry.chats.remember(chatId, name);
     const result = await context.inflight.track(
-      agency.resume(body.state, {
+      context.executor.calls.resume(name, body.state, {
         signal: c.req.raw.signal,
         ...(body.approve !== undefined ? { approve: body.approve } : {}),
         ...(body.reject !== undefined ? { reject: body.reject } : {}),

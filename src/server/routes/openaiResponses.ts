@@ -3,13 +3,15 @@
  * plain JSON or SSE (`response.created` … `response.output_text.delta` … `response.completed`).
  * A response id carries its chat id, so `previous_response_id` continues that chat, even after a
  * restart; without it (or an `x-colloquy-chat-id` header) each request starts a new chat, with
- * earlier input messages folded into the message as a transcript.
+ * earlier input messages folded into the message as a transcript. Calls go through the server's
+ * executor, so under `serve --queue` they run on workers like every other endpoint's.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { Agency, GetResponseOptions } from '../../agency/agency.js';
+import type { GetResponseOptions } from '../../agency/agency.js';
+import type { AgencyStreamEvent } from '../../agency/events.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { AgencyResponse } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
@@ -190,7 +192,8 @@ function messageItem(id: string, text: string, status: 'in_progress' | 'complete
 export function responsesRoute(app: Hono, context: RouteContext): void {
   app.post('/responses', async (c) => {
     const body = await readJson(c, responsesBodySchema);
-    const agency = agencyNamed(context, body.model);
+    agencyNamed(context, body.model);
+    const { calls } = context.executor;
     const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
     context.registry.chats.remember(chatId, body.model);
     c.header(CHAT_ID_HEADER, chatId);
@@ -201,12 +204,12 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
     };
     if (!body.stream) {
       const result = await context.inflight.track(
-        agency.getResponse(message, { ...options, chatId, signal: c.req.raw.signal }),
+        calls.getResponse(body.model, message, { ...options, chatId, signal: c.req.raw.signal }),
       );
       return c.json(responseObject(body, ids, result));
     }
     return streamResponse(c, context, body, ids, (signal) =>
-      agency.getResponseStream(message, { ...options, chatId, signal }),
+      calls.getResponseStream(body.model, message, { ...options, chatId, signal }),
     );
   });
 }
@@ -216,7 +219,7 @@ function streamResponse(
   context: RouteContext,
   body: ResponsesBody,
   ids: { id: string; messageId: string; created: number },
-  start: (signal: AbortSignal) => ReturnType<Agency['getResponseStream']>,
+  start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>,
 ): Response {
   return streamWithAbort(
     c,

@@ -1,0 +1,78 @@
+/**
+ * The agency calls this process runs, by chat, so that `DELETE /agencies/:name/chats/:chatId/calls`
+ * can abort them: each call gets a signal that aborts with the caller's signal or on cancel.
+ * @module
+ */
+import { ColloquyError } from '../errors.js';
+
+/** The chat a call belongs to and the caller's signal. */
+export interface TrackedCallOptions {
+  chatId?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Calls in flight by agency and chat. */
+export class CallTracker {
+  readonly #calls = new Map<string, Set<AbortController>>();
+
+  /** How many calls are tracked now. */
+  get size(): number {
+    let count = 0;
+    for (const set of this.#calls.values()) count += set.size;
+    return count;
+  }
+
+  #enter(agency: string, options: TrackedCallOptions): [AbortSignal, () => void] {
+    const controller = new AbortController();
+    // A call without a chat id gets a new chat: nobody can name it to cancel it.
+    const key = keyOf(agency, options.chatId ?? '');
+    let set = this.#calls.get(key);
+    if (!set) this.#calls.set(key, (set = new Set()));
+    set.add(controller);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, controller.signal])
+      : controller.signal;
+    const leave = () => {
+      const current = this.#calls.get(key);
+      current?.delete(controller);
+      if (current?.size === 0) this.#calls.delete(key);
+    };
+    return [signal, leave];
+  }
+
+  /** Runs `work` with a signal that {@link cancel} aborts. */
+  track<T>(
+    agency: string,
+    options: TrackedCallOptions,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const [signal, leave] = this.#enter(agency, options);
+    return work(signal).finally(leave);
+  }
+
+  /** Like {@link track} for a stream: tracked until the stream ends or its reader leaves. */
+  async *trackStream<T>(
+    agency: string,
+    options: TrackedCallOptions,
+    work: (signal: AbortSignal) => AsyncIterable<T>,
+  ): AsyncGenerator<T> {
+    const [signal, leave] = this.#enter(agency, options);
+    try {
+      yield* work(signal);
+    } finally {
+      leave();
+    }
+  }
+
+  /** Aborts every call of the chat; returns how many. */
+  cancel(agency: string, chatId: string, reason = 'The call was cancelled (DELETE).'): number {
+    const set = this.#calls.get(keyOf(agency, chatId));
+    if (!set) return 0;
+    for (const controller of set) controller.abort(new ColloquyError('ABORTED', reason));
+    return set.size;
+  }
+}
+
+function keyOf(agency: string, chatId: string): string {
+  return `${agency.length}:${agency}:${chatId}`;
+}
