@@ -1,42 +1,25 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgencyResponse } from '../../src/agency/result.js';
 import { createDemoAgency, DEMO_MESSAGE } from '../../src/demo/demoAgency.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
+import { spawnColloquy, type CliRun } from './spawnCli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI in `cwd` with `COLLOQUY_DB` (or none) and no API key; never touches the network. */
 function colloquy(
   args: string[],
   options: { db?: string | null; cwd?: string } = {},
-): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.OPENAI_API_KEY;
-  delete env.COLLOQUY_LOG_LEVEL;
-  if (options.db === null) delete env.COLLOQUY_DB;
-  else env.COLLOQUY_DB = options.db ?? path.join(dir, 'demo.db');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+): Promise<CliRun> {
+  return spawnColloquy(args, {
+    cwd: options.cwd ?? dir,
+    env: {
+      COLLOQUY_DB: options.db === null ? undefined : (options.db ?? path.join(dir, 'demo.db')),
+    },
   });
 }
 

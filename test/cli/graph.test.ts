@@ -1,30 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnColloquy, type CliRun } from './spawnCli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function colloquy(
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: dir,
-      env: { ...process.env, COLLOQUY_DB: ':memory:' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function colloquy(args: string[]): Promise<CliRun> {
+  return spawnColloquy(args, { cwd: dir, env: { COLLOQUY_DB: ':memory:' } });
 }
 
 writeFileSync(

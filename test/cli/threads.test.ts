@@ -1,35 +1,17 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEnvelope } from '../../src/threads/serialization.js';
+import { spawnColloquy, type CliRun } from './spawnCli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-threads-'));
 const db = path.join(dir, 'threads.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI in the temp dir on the temp `COLLOQUY_DB`, offline. */
-function colloquy(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COLLOQUY_DB: db };
-  delete env.OPENAI_API_KEY;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function colloquy(...args: string[]): Promise<CliRun> {
+  return spawnColloquy(args, { cwd: dir, env: { COLLOQUY_DB: db } });
 }
 
 async function ok(...args: string[]): Promise<string> {

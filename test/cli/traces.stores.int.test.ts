@@ -1,8 +1,6 @@
 // `colloquy demo/traces/threads delete --store redis://… | postgres://…`: a Redis or Postgres
 // thread store gets its trace store automatically (same server, same prefix or schema), so the
 // CLI lists, shows and deletes traces there. Uses the test servers of test/setup/services.ts.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   postgresSkip,
@@ -11,25 +9,10 @@ import {
   redisUrl,
   uniqueName,
 } from '../setup/serviceUrls.js';
+import { spawnColloquy, type CliRun } from './spawnCli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
-
-function colloquy(
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.OPENAI_API_KEY;
-  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function colloquy(args: string[]): Promise<CliRun> {
+  return spawnColloquy(args);
 }
 
 const backends = [

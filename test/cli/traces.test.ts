@@ -1,31 +1,15 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnColloquy, type CliRun } from './spawnCli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-traces-'));
 const DB = path.join(dir, 'traces.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function colloquy(
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, COLLOQUY_DB: DB };
-  delete env.OPENAI_API_KEY;
-  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  delete env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function colloquy(args: string[]): Promise<CliRun> {
+  return spawnColloquy(args, { cwd: dir, env: { COLLOQUY_DB: DB } });
 }
 
 describe('colloquy traces, threads delete and read-only commands', () => {
