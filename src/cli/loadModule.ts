@@ -149,6 +149,15 @@ function agenciesOf(
 }
 
 /**
+ * Imports a module file with the CLI's loader (`.ts` works from an installed copy) and returns
+ * its own exports, Agency or not: for the server registry, which also takes a module exporting a
+ * `createAgencies({ store })` factory.
+ */
+export async function importModuleExports(file: string): Promise<Record<string, unknown>> {
+  return ownExports(await importFile(file, false));
+}
+
+/**
  * Imports an agency module and returns its Agency exports.
  *
  * @example

@@ -51,4 +51,21 @@ describe.skipIf(Boolean(redisSkip()))('queuedRegistry (serve --queue, worker)', 
       await loaded.store.close();
     }
   });
+  it('loads a module that exports only a createAgencies({ store }) factory', async () => {
+    const module = path.join(dir, 'factory.ts');
+    writeFileSync(
+      module,
+      `import { Agency, Agent, ScriptedModel, ThreadManager, type ThreadStore } from ${JSON.stringify(INDEX)};\n` +
+        `export function createAgencies({ store }: { store: ThreadStore }): Agency[] {\n` +
+        `  return [new Agency({ name: 'made', threads: new ThreadManager({ store }), entryPoints: [new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'ok') })] })];\n` +
+        `}\n`,
+    );
+    const loaded = await queuedRegistry({ store: store(), module });
+    try {
+      expect([...loaded.registry.agencies.keys()]).toEqual(['made']);
+    } finally {
+      await loaded.registry.close();
+      await loaded.store.close();
+    }
+  });
 });

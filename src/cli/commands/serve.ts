@@ -101,13 +101,13 @@ export function registerServeCommand(program: Command): void {
     )
     .action(async (flags: ServeFlags) => {
       const { startServer } = await import('../../server/serve.js');
-      const { loadAgencyModule } = await import('../loadModule.js');
+      const { importModuleExports } = await import('../loadModule.js');
       const { createDemoAgency } = await import('../../demo/demoAgency.js');
       const { ThreadManager } = await import('../../threads/threadManager.js');
       const queued = await queuedSetup(flags);
       const server = await startServer({
         ...(queued ? { registry: queued.registry, executor: queued.executor } : {}),
-        importModule: async (file) => (await loadAgencyModule(file)).exports,
+        importModule: importModuleExports,
         port: wholeNumber(flags.port, '--port'),
         host: flags.host,
         gracePeriodMs: wholeNumber(flags.grace, '--grace'),

@@ -50,14 +50,14 @@ export async function queuedRegistry(options: {
     options.module !== undefined ? { ...read, agencies: path.resolve(options.module) } : read;
   const store = await openStore(options.store);
   try {
-    const { loadAgencyModule } = await import('../loadModule.js');
+    const { importModuleExports } = await import('../loadModule.js');
     const { createDemoAgency } = await import('../../demo/demoAgency.js');
     const { ThreadManager } = await import('../../threads/threadManager.js');
     const registry = await loadRegistry({
       config,
       store,
       // The same `.ts` loader as `colloquy serve`, so an installed copy loads TypeScript modules.
-      importModule: async (file) => (await loadAgencyModule(file)).exports,
+      importModule: importModuleExports,
       // As `colloquy serve`: the demo agency when the config names no agencies (unless --no-demo),
       // so that servers and workers started as docs/scale-out.md shows offer the same agencies.
       ...(options.demo === false
