@@ -3,42 +3,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram, main } from '../../src/cli/main.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
+import { runCli } from './runCli.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `colloquy ...args` in this process, capturing its output and exit code. */
-async function run(...args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  process.exitCode = 0;
-  try {
-    await main(['node', 'colloquy', ...args]);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 afterEach(() => {
   process.exitCode = 0;

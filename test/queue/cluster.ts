@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ThreadItem } from '../../src/stores/item.js';
+import type { ThreadStore } from '../../src/stores/types.js';
+import { liveThreads } from '../../src/threads/chatHistory.js';
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -175,6 +177,17 @@ export function normalise(items: readonly ThreadItem[]): string[] {
     } = entry.item as Record<string, unknown>;
     return JSON.stringify(rest);
   });
+}
+
+/** Every live thread of a chat, normalised (see {@link normalise}), by thread id. */
+export async function threadsOf(
+  store: ThreadStore,
+  chatId: string,
+): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const record of await liveThreads(store, chatId))
+    out[record.threadId] = normalise(await store.readItems(record.threadId));
+  return out;
 }
 
 /** POSTs JSON and returns the status and parsed body. */

@@ -13,8 +13,6 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
-import type { ThreadStore } from '../../src/stores/types.js';
-import { liveThreads } from '../../src/threads/chatHistory.js';
 import {
   postgresSkip,
   postgresUrl,
@@ -23,23 +21,16 @@ import {
   uniqueName,
 } from '../setup/serviceUrls.js';
 import {
-  normalise,
   postJson,
   startServer,
   startWorker,
+  threadsOf,
   writeProject,
   type Child,
 } from './cluster.js';
 import { createAgencies } from './fixtures/agencies.js';
 
 const skip = redisSkip() ?? postgresSkip();
-
-async function threadsOf(store: ThreadStore, chatId: string): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const record of await liveThreads(store, chatId))
-    out[record.threadId] = normalise(await store.readItems(record.threadId));
-  return out;
-}
 
 describe.skipIf(Boolean(skip))(
   `a worker's life: SIGTERM, cancellation, approvals after SIGKILL${skip ? ` (skipped: ${skip})` : ''}`,

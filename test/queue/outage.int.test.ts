@@ -15,13 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
 import { liveThreads } from '../../src/threads/chatHistory.js';
-import type { ThreadStore } from '../../src/stores/types.js';
 import { postgresSkip, postgresUrl, redisSkip, uniqueName } from '../setup/serviceUrls.js';
 import {
-  normalise,
   postJson,
   startServer,
   startWorker,
+  threadsOf,
   writeProject,
   type Child,
 } from './cluster.js';
@@ -67,13 +66,6 @@ async function startRedis(port: number, dir: string): Promise<ChildProcess> {
     await sleep(50);
   }
   throw new Error(`redis-server did not start on port ${port}`);
-}
-
-async function threadsOf(store: ThreadStore, chatId: string): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const record of await liveThreads(store, chatId))
-    out[record.threadId] = normalise(await store.readItems(record.threadId));
-  return out;
 }
 
 describe.skipIf(Boolean(skip))(

@@ -16,8 +16,6 @@ import { loadEnsemble } from '../../src/ensembles/load.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
-import type { ThreadStore } from '../../src/stores/types.js';
-import { liveThreads } from '../../src/threads/chatHistory.js';
 import { comparable } from '../ensembles/helpers.js';
 import {
   postgresSkip,
@@ -27,10 +25,10 @@ import {
   uniqueName,
 } from '../setup/serviceUrls.js';
 import {
-  normalise,
   postJson,
   startServer,
   startWorker,
+  threadsOf,
   writeProject,
   type Child,
 } from './cluster.js';
@@ -41,13 +39,6 @@ const CHATS = 200;
 const RUNS = 50;
 
 /** The threads of a chat as normalised item lists, by thread id. */
-async function chatThreads(store: ThreadStore, chatId: string): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const record of await liveThreads(store, chatId))
-    out[record.threadId] = normalise(await store.readItems(record.threadId));
-  return out;
-}
-
 function messagesOf(i: number): { agency: string; messages: string[] } {
   return {
     agency: i % 3 === 0 ? 'team' : 'echo',
@@ -170,8 +161,8 @@ describe.skipIf(Boolean(skip))(
         const chatId = `${tag}-${i}`;
         for (const message of messages)
           await agencies.get(agency)!.getResponse(message, { chatId });
-        const expected = await chatThreads(memory, chatId);
-        const actual = await chatThreads(store, chatId);
+        const expected = await threadsOf(memory, chatId);
+        const actual = await threadsOf(store, chatId);
         for (const [threadId, list] of Object.entries(expected)) {
           const got = actual[threadId] ?? [];
           items += got.length;
