@@ -252,7 +252,12 @@ describe.skipIf(Boolean(skip))(
       const text = await streamed.text();
       expect(text).toContain('event: response.completed');
       expect(text).toContain('echo: streamed too');
-      const jobs = await jobsOf(chatId);
+      // The answer streams before BullMQ stores the job's return value: wait for it (up to 5 s).
+      let jobs = await jobsOf(chatId);
+      for (let i = 0; i < 100 && !jobs.every((job) => job.returnvalue?.ok === true); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        jobs = await jobsOf(chatId);
+      }
       expect(jobs.map((job) => job.data.stream).sort()).toEqual([false, true]);
       expect(jobs.every((job) => job.returnvalue?.ok === true)).toBe(true);
     }, 60_000);
