@@ -69,7 +69,10 @@ export function Graph({
       node.active ? 'gnode-active' : '',
       node.selected ? 'gnode-selected' : '',
     ].join(' '),
-    style: { width: WIDTH, height: HEIGHT },
+    // Fixed dimensions: React Flow hides a node it has not measured, and a node object rebuilt on
+    // every highlight change loses its measurement, so nodes blinked out while a run streamed.
+    width: WIDTH,
+    height: HEIGHT,
     ariaLabel: `${node.label}${node.sublabel ? `, ${node.sublabel}` : ''}`,
     draggable: false,
     connectable: false,
