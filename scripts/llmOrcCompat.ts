@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createProfileRegistry } from '../src/models/profiles.js';
 import type { ProfileMap } from '../src/models/profiles.js';
+import { checkSiblingEnsemble } from '../src/ensembles/children.js';
 import { checkDocumentedOutputs } from '../src/ensembles/llmorc/documented.js';
 import { listYamlFilesRecursive } from '../src/ensembles/llmorc/project.js';
 import { llmOrcView } from '../src/ensembles/llmorc/results.js';
@@ -84,6 +85,7 @@ for (const file of files) {
         projectDir: root,
         protocol: 'llm-orc',
       }),
+    checkEnsemble: (reference) => checkSiblingEnsemble(reference, path.dirname(file)),
   });
   if (issues.length === 0) valid++;
   else show(`invalid  ${rel}: ${issues[0]!.path}: ${issues[0]!.message.slice(0, 160)}`);

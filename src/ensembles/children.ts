@@ -1,16 +1,19 @@
 /**
- * Sub-ensembles as agents (llm-orc ADR-013) and loops (`loop: { body, until, max_iterations,
- * carry }`). A child run is an ordinary run in the same store, under the run id
+ * Sub-ensembles as agents (llm-orc ADR-013), loops (`loop: { body, until, max_iterations,
+ * carry }`) and dispatched ensembles (`dispatch:`, the target recorded in the agent's input when
+ * its step was prepared; see `inputs.ts`). A child run is an ordinary run in the same store, under the run id
  * `{parent run}/{agent}/{execution}[#{fan-out index}][/{iteration}]`, so that a resumed parent
  * resumes its children (a finished child answers its stored result). Nesting is limited in depth.
  * @module
  */
+import path from 'node:path';
 import { ColloquyError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
+import type { EnsembleEvent } from './events.js';
 import type { ChildRunner } from './execute.js';
 import { walk, untilHolds } from './guards.js';
-import { loadEnsemble } from './load.js';
-import type { ConversationResult } from './runState.js';
+import { listEnsembleFiles, loadEnsemble, resolveEnsemblePath } from './load.js';
+import type { AgentInput, ConversationResult } from './runState.js';
 import type { Ensemble } from './schema.js';
 import { AgentRunError } from './scriptAgent.js';
 import { mainThreadId } from './workflowThread.js';
@@ -21,6 +24,27 @@ export type ResolveEnsemble = (reference: string, parent: Ensemble) => Promise<E
 /** Default {@link ResolveEnsemble}: a path, or `{name}.yaml`, in the parent file's folder. */
 export const resolveSiblingEnsemble: ResolveEnsemble = (reference, parent) =>
   loadEnsemble(reference, { cwd: parent.baseDir ?? process.cwd(), ensemblesDir: '.' });
+
+/**
+ * Checks that `reference` names an ensemble the way {@link resolveSiblingEnsemble} finds it from
+ * `baseDir` (a validate-time check of `ensemble:`, `loop.body` and a literal `dispatch:`).
+ * Returns the problem, or undefined when it is found.
+ */
+export function checkSiblingEnsemble(reference: string, baseDir: string): string | undefined {
+  try {
+    resolveEnsemblePath(reference, { cwd: baseDir, ensemblesDir: '.' });
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ColloquyError)) throw error;
+    return `ensemble "${reference}" was not found beside this file (looked for ${reference}, ${reference}.yaml and ${reference}.yml in ${baseDir}); create it or fix the name`;
+  }
+}
+
+/** The names {@link resolveSiblingEnsemble} finds for a parent: the YAML files beside it. */
+export async function listSiblingEnsembles(parent: Ensemble): Promise<string[]> {
+  const files = await listEnsembleFiles(parent.baseDir ?? process.cwd());
+  return files.map((file) => path.basename(file).replace(/\.ya?ml$/i, ''));
+}
 
 /** How deep ensembles may nest (the top level is depth 0). */
 export const MAX_ENSEMBLE_DEPTH = 5;
@@ -58,6 +82,10 @@ export function childRunner(options: {
   depth: number;
   resolve: ResolveEnsemble;
   run: RunChildEnsemble;
+  /** The ensembles `resolve` knows, for the message of a dispatch that names none of them. */
+  known?: (parent: Ensemble) => Promise<string[]>;
+  /** Receives `agent_dispatched` when a dispatch agent starts its child. */
+  emit?: (event: EnsembleEvent) => void;
 }): ChildRunner {
   const runChild = async (
     ensemble: Ensemble,
@@ -103,17 +131,52 @@ export function childRunner(options: {
       );
     }
   };
+  /** The ensemble a dispatch agent runs: its recorded target, loaded; else why not, as a failure. */
+  const dispatched = async (agentName: string, record: AgentInput['dispatch']) => {
+    const known = async () => {
+      const names = options.known ? await options.known(options.parent).catch(() => []) : [];
+      return names.length ? ` Known ensembles: ${names.join(', ')}.` : '';
+    };
+    const reference = record?.reference ?? '(none)';
+    if (record?.target === undefined)
+      throw new AgentRunError(
+        agentName,
+        `its dispatch ${record?.problem ?? `"${reference}" was not resolved`}.${await known()}`,
+      );
+    try {
+      return await resolve(agentName, record.target);
+    } catch (error) {
+      if (!(error instanceof AgentRunError) || options.depth + 1 > MAX_ENSEMBLE_DEPTH) throw error;
+      throw new AgentRunError(
+        agentName,
+        `its dispatch "${reference}" resolved to "${record.target}", which is not an ensemble it can run: ${(error.cause as Error | undefined)?.message ?? error.message}${await known()}`,
+        { cause: error },
+      );
+    }
+  };
   return async ({ agent, input, instance, signal }) => {
     const base = `${options.parentRunId}/${agent.name}/${instance}`;
     if (agent.loop === undefined) {
-      const child = await resolve(agent.name, agent.ensemble!);
+      const child =
+        agent.kind === 'dispatch'
+          ? await dispatched(agent.name, input.dispatch)
+          : await resolve(agent.name, agent.ensemble!);
+      if (agent.kind === 'dispatch')
+        options.emit?.({
+          type: 'agent_dispatched',
+          agent: agent.name,
+          reference: input.dispatch!.reference,
+          target: input.dispatch!.target!,
+          ensemble: child.name,
+          child_run_id: base,
+        });
       const result = await runChild(child, base, input.input, signal);
       return {
         output: childOutput(result),
         usage: result.usage,
         ...(result.completion_reason === 'error'
           ? {
-              failed: `its ensemble "${child.name}" ended with an error: ${result.error?.message ?? 'unknown'}`,
+              failed: `its ${agent.kind === 'dispatch' ? 'dispatched ' : ''}ensemble "${child.name}" ended with an error: ${result.error?.message ?? 'unknown'}`,
             }
           : {}),
       };

@@ -25,5 +25,18 @@ export type EnsembleEvent =
       execution_time: number;
       error?: string;
     }
+  | {
+      /** A `dispatch:` agent starts the ensemble its reference resolved to (after agent_started). */
+      type: 'agent_dispatched';
+      agent: string;
+      /** The agent's `dispatch` as written (`${route.target}` or a name). */
+      reference: string;
+      /** What it resolved to: the name or path the ensemble was found by. */
+      target: string;
+      /** The `name:` of the ensemble that runs. */
+      ensemble: string;
+      /** The child run's id, in the same store. */
+      child_run_id: string;
+    }
   | { type: 'turn_recorded'; turn: ConversationTurn; turn_count: number }
   | { type: 'ensemble_finished'; result: ConversationResult };

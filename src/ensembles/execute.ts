@@ -24,7 +24,7 @@ import type { WorkflowThread } from './workflowThread.js';
 export { agentInput } from './inputs.js';
 export type { AgentInput, AgentOutcome };
 
-/** Runs an `ensemble:` or `loop:` agent (given by the run, which knows how to run ensembles). */
+/** Runs an `ensemble:`, `loop:` or `dispatch:` agent (given by the run, which knows how to run ensembles). */
 export type ChildRunner = (options: {
   agent: EnsembleAgent;
   input: AgentInput;
@@ -186,7 +186,7 @@ async function runOnce(
     requests.push({ prompt, key, answer });
     return answer;
   };
-  if (agent.kind === 'ensemble' || agent.kind === 'loop') {
+  if (agent.kind === 'ensemble' || agent.kind === 'loop' || agent.kind === 'dispatch') {
     if (!options.runChild)
       throw new AgentRunError(agent.name, 'sub-ensembles need runEnsemble to run them.');
     const instance = `${(state.agent_execution_count[agent.name] ?? 0) + 1}${thread === agent.name ? '' : thread.slice(agent.name.length)}`;
@@ -265,7 +265,7 @@ async function runChildWithin(
       throw new AgentRunError(
         agent.name,
         `it did not finish within its timeout_seconds (${agent.timeout_seconds}s); its ` +
-          `${agent.kind === 'loop' ? 'loop body' : 'sub-ensemble'} run was stopped. Raise timeout_seconds, or make the child faster.`,
+          `${agent.kind === 'loop' ? 'loop body' : agent.kind === 'dispatch' ? 'dispatched ensemble' : 'sub-ensemble'} run was stopped. Raise timeout_seconds, or make the child faster.`,
         { cause: error },
       );
     throw error;

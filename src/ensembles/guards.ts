@@ -71,6 +71,17 @@ export function isReferencePredicate(expression: string): boolean {
   return expression.includes('${');
 }
 
+/**
+ * The value `${agent.field...}` names in the committed state (`path` is `[agent, field, ...]`):
+ * the agent's latest output (else its accumulated context), walked down; null when it ends.
+ * `when:` guards and `dispatch:` targets resolve references this way.
+ */
+export function referenceValue(state: ConversationState, path: string[]): unknown {
+  const [name, ...rest] = path;
+  if (name === undefined) return null;
+  return walk(state.latest_outputs[name] ?? state.accumulated_context[name] ?? null, rest);
+}
+
 /** Whether an agent's `when:` guard lets it run, against the committed state. */
 export function guardAllows(
   agent: EnsembleAgent,
@@ -79,11 +90,7 @@ export function guardAllows(
 ): boolean {
   if (agent.when === undefined) return true;
   if (isReferencePredicate(agent.when))
-    return evaluateReferencePredicate(agent.when, ([name, ...path]) =>
-      name === undefined
-        ? null
-        : walk(state.latest_outputs[name] ?? state.accumulated_context[name] ?? null, path),
-    );
+    return evaluateReferencePredicate(agent.when, (path) => referenceValue(state, path));
   return compileCondition(agent.when)(context());
 }
 

@@ -4,6 +4,8 @@
  * `input_key` the selected slice of the first dependency's output (ADR-014).
  * @module
  */
+import { isDispatchName, parseDispatch, showValue } from './dispatch.js';
+import { referenceValue } from './guards.js';
 import type { AgentInput, SchedulerBook } from './runState.js';
 import type { EnsembleAgent } from './schema.js';
 import type { ConversationState } from './state.js';
@@ -49,6 +51,7 @@ export function agentInput(
     input.requests = structuredClone(requests);
     input.parameters = structuredClone(requests[0]!.parameters);
   }
+  if (agent.dispatch !== undefined) input.dispatch = resolveDispatch(agent.dispatch, state);
   if (agent.input_key !== undefined) {
     const selected = selectInputKey(agent, state);
     if ('error' in selected) input.input_error = selected.error;
@@ -57,6 +60,44 @@ export function agentInput(
         typeof selected.value === 'string' ? selected.value : JSON.stringify(selected.value);
   }
   return input;
+}
+
+/**
+ * The ensemble a `dispatch:` names, from the committed state: the literal name, or the value of
+ * `${agent.field}` in that agent's latest output, which must be an ensemble name. Recorded in the
+ * agent's input, so that a resumed step dispatches to the same ensemble.
+ */
+export function resolveDispatch(
+  reference: string,
+  state: ConversationState,
+): NonNullable<AgentInput['dispatch']> {
+  const spec = parseDispatch(reference);
+  if ('problem' in spec) return { reference, problem: spec.problem };
+  if (spec.kind === 'literal') return { reference, target: spec.name };
+  const status = state.latest_status[spec.agent];
+  if (status && status.status !== 'success')
+    return {
+      reference,
+      problem: `"${spec.agent}" ${status.status === 'failed' ? 'failed' : 'was skipped'}${status.error ? ` (${status.error})` : ''}, so "${reference}" has no value`,
+    };
+  const value = referenceValue(state, [spec.agent, ...spec.path]);
+  if (value === null) {
+    const output = state.latest_outputs[spec.agent];
+    return {
+      reference,
+      problem: output
+        ? `"${reference}" has no value: the output of "${spec.agent}" has no ${spec.path.join('.')} (its keys: ${Object.keys(output).join(', ') || 'none'})`
+        : `"${reference}" has no value: "${spec.agent}" has no output yet`,
+    };
+  }
+  if (!isDispatchName(value))
+    return {
+      reference,
+      problem:
+        `"${reference}" is ${showValue(value)}, which is not an ensemble name ` +
+        '(a string of letters, digits, "_", "-" and ".", with "/" between folders; no "..")',
+    };
+  return { reference, target: value };
 }
 
 /** Parses JSON text of an array; undefined when it is not one. */

@@ -37,6 +37,8 @@ export interface LoadEnsembleOptions {
   llmOrc?: boolean;
   /** Checks each script (e.g. that the file exists); see `checkScriptExists`. */
   checkScript?: (script: string) => string | undefined;
+  /** Checks each ensemble the file names (`ensemble:`, `loop.body`, a literal `dispatch:`). */
+  checkEnsemble?: (reference: string) => string | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export function parseEnsemble(
     baseDir: options.baseDir,
     llmOrc: options.llmOrc ?? (options.file ? isInLlmOrcProject(options.file) : false),
     checkScript: options.checkScript,
+    checkEnsemble: options.checkEnsemble,
   });
   if (!ensemble) throw new EnsembleValidationError(file, issues);
   return ensemble;

@@ -19,7 +19,7 @@ import type { ThreadStore } from '../stores/types.js';
 import { AgentModels, defaultCreateModel } from './agentModels.js';
 import type { CreateModel } from './agentModels.js';
 import { RunCheckpoints } from './checkpoint.js';
-import { childRunner, resolveSiblingEnsemble } from './children.js';
+import { childRunner, listSiblingEnsembles, resolveSiblingEnsemble } from './children.js';
 import type { ResolveEnsemble } from './children.js';
 import type { EnsembleEvent } from './events.js';
 import type { InputHandler } from './inputHandlers.js';
@@ -60,7 +60,7 @@ export interface RunEnsembleOptions {
   signal?: AbortSignal;
   /** Builds LLM agents' user messages (default: Colloquy's `llmPrompt`). */
   formatPrompt?: PromptFormatter;
-  /** Finds the ensembles `ensemble:` and `loop.body` name (default: beside the ensemble file). */
+  /** Finds the ensembles `ensemble:`, `loop.body` and `dispatch:` name (default: beside the ensemble file). */
   resolveEnsemble?: ResolveEnsemble;
   /**
    * How long to wait for a run another caller is running before refusing with `LEASE_BUSY`
@@ -181,6 +181,8 @@ async function runHeld(
       store,
       depth,
       resolve: options.resolveEnsemble ?? resolveSiblingEnsemble,
+      ...(options.resolveEnsemble ? {} : { known: listSiblingEnsembles }),
+      emit,
       run: (child, childOptions) =>
         runEnsemble(child, {
           ...options,

@@ -14,7 +14,9 @@
  *   usage and request counts so that nothing scans the history; `execution.step` counts steps;
  *   turns and outcomes may carry `status` and `error`; `data.book.requests` holds agent requests.
  *   Version 1 states are migrated on load (their history is appended to the main thread).
- *   Later, compatible additions to version 2: `inputs.*.fan_out_versions` (optional).
+ *   Later, compatible additions to version 2: `inputs.*.fan_out_versions` (optional);
+ *   `input_data.dispatch` (optional: a `dispatch:` agent's target, resolved when its step was
+ *   prepared, so that a resumed step runs the same ensemble).
  * @module
  */
 import { z } from 'zod';
@@ -63,6 +65,17 @@ export const agentInputSchema = z.object({
   input_error: z.string().optional(),
   /** The item and its place, for one instance of a fan_out agent. */
   fan_out: z.object({ index: z.number(), total: z.number(), item: z.unknown() }).optional(),
+  /**
+   * For a `dispatch:` agent: its `dispatch` as written and the ensemble it resolved to when the
+   * step was prepared, or why it did not resolve (`problem`; the agent then fails).
+   */
+  dispatch: z
+    .object({
+      reference: z.string(),
+      target: z.string().optional(),
+      problem: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** How an agent execution ended. */

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';
+import { parseDispatch } from './dispatch.js';
 import {
   llmOrcAgentShape,
   llmOrcEnsembleShape,
@@ -84,6 +85,15 @@ export const loopSchema = z
   })
   .strict();
 
+/** A `dispatch:` target: an ensemble name, or `${agent.field}` read when the agent starts. */
+const dispatchTarget = z
+  .string()
+  .min(1)
+  .superRefine((value, context) => {
+    const parsed = parseDispatch(value);
+    if ('problem' in parsed) context.addIssue({ code: 'custom', message: parsed.problem });
+  });
+
 /** Execution keys of one agent. */
 export const agentExecutionFields = {
   /** Run once per item of the first dependency's array output (after input_key), in parallel. */
@@ -95,6 +105,8 @@ export const agentExecutionFields = {
   /** Run another ensemble as this agent (a name or a path relative to this file). */
   ensemble: z.string().min(1).optional(),
   loop: loopSchema.optional(),
+  /** Run the ensemble named here, or by `${agent.field}` of a dependency's output (llm-orc). */
+  dispatch: dispatchTarget.optional(),
   on_failure: onFailureSchema.optional(),
 };
 
@@ -111,6 +123,7 @@ export interface AgentExecution {
   when?: string;
   ensemble?: string;
   loop?: z.output<typeof loopSchema>;
+  dispatch?: string;
   on_failure: 'continue' | 'stop';
 }
 
@@ -125,18 +138,24 @@ export function agentExecution(
     ...(agent.when !== undefined ? { when: agent.when } : {}),
     ...(agent.ensemble !== undefined ? { ensemble: agent.ensemble } : {}),
     ...(agent.loop !== undefined ? { loop: agent.loop } : {}),
+    ...(agent.dispatch !== undefined ? { dispatch: agent.dispatch } : {}),
     on_failure: agent.on_failure ?? ensembleDefault ?? 'continue',
   };
 }
+
+/** What an agent runs: a script, a model, a sub-ensemble, a loop, or a dispatched ensemble. */
+export type AgentKind = 'script' | 'llm' | 'ensemble' | 'loop' | 'dispatch';
 
 /** The kind of an agent from its keys. */
 export function agentKind(agent: {
   script?: string;
   ensemble?: string;
   loop?: unknown;
-}): 'script' | 'llm' | 'ensemble' | 'loop' {
+  dispatch?: string;
+}): AgentKind {
   if (agent.script !== undefined) return 'script';
   if (agent.loop !== undefined) return 'loop';
+  if (agent.dispatch !== undefined) return 'dispatch';
   if (agent.ensemble !== undefined) return 'ensemble';
   return 'llm';
 }
@@ -211,7 +230,7 @@ export interface EnsembleDependency {
 /** An agent in its normalized form: aliases folded, defaults applied. */
 export interface EnsembleAgent extends AgentExecution {
   name: string;
-  kind: 'script' | 'llm' | 'ensemble' | 'loop';
+  kind: AgentKind;
   script?: string;
   model_profile?: string;
   system_prompt?: string;

@@ -133,6 +133,17 @@ export async function createEnsembleTracer(
           openAgents.set(agentKey(runId, event.agent), { trace, span });
           break;
         }
+        case 'agent_dispatched': {
+          const span = agents.get(event.agent);
+          if (span)
+            span.spanData.data = {
+              ...span.spanData.data,
+              dispatch: event.reference,
+              target: event.target,
+              childRunId: event.child_run_id,
+            };
+          break;
+        }
         case 'agent_finished': {
           const span = agents.get(event.agent);
           if (!span) break;

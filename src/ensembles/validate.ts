@@ -13,6 +13,7 @@ import {
   locateYamlPath,
 } from '../yamlErrors.js';
 import { checkCondition } from './conditions.js';
+import { parseDispatch } from './dispatch.js';
 import { ensembleFileSchema, normalizeEnsemble } from './schema.js';
 import type { Ensemble } from './schema.js';
 
@@ -41,6 +42,12 @@ export interface ValidateEnsembleOptions {
   llmOrc?: boolean;
   /** Checks each script agent's `script` (e.g. that its file exists); returns a problem or undefined. */
   checkScript?: (script: string) => string | undefined;
+  /**
+   * Checks each ensemble an agent names in the file (`ensemble:`, `loop.body`, a literal
+   * `dispatch:`), e.g. that it can be found; returns a problem or undefined. A `${agent.field}`
+   * dispatch is resolved at run time and not checked here.
+   */
+  checkEnsemble?: (reference: string) => string | undefined;
 }
 
 /** What {@link validateEnsembleText} found: every issue, and the ensemble when there were none. */
@@ -87,7 +94,7 @@ function checkSource(agent: Raw, at: Path, report: Report): void {
       [...at, second!],
       first === 'script' && second === 'model_profile'
         ? 'an agent has either script or model_profile, not both; remove one'
-        : `an agent has one of ${SOURCES.join(', ')}; it has ${present.join(' and ')}: remove all but one`,
+        : `agent "${String(agent.name)}" has ${present.join(' and ')}, but an agent has exactly one of ${SOURCES.join(', ')}: remove all but one`,
     );
   }
   const isLlm = agent.model_profile !== undefined || agent.model !== undefined;
@@ -167,6 +174,39 @@ function checkAgent(
         );
     }
   });
+  checkDispatchReference(agent, at, names, report);
+}
+
+/** A `dispatch: ${dep.field}` reads a dependency's output, so `dep` must be in depends_on. */
+function checkDispatchReference(agent: Raw, at: Path, names: Set<string>, report: Report): void {
+  if (typeof agent.dispatch !== 'string') return;
+  const spec = parseDispatch(agent.dispatch);
+  if (!('kind' in spec) || spec.kind !== 'reference') return;
+  const { key, list } = depsOf(agent);
+  const deps = list.map((dep) => (typeof dep === 'string' ? dep : asRecord(dep)?.agent_name));
+  if (deps.includes(spec.agent)) return;
+  const name = String(agent.name);
+  report(
+    [...at, 'dispatch'],
+    names.has(spec.agent)
+      ? `agent "${name}" dispatches on "${agent.dispatch}", but "${spec.agent}" is not in its ${key}, so its output may not exist yet; add "${spec.agent}" to ${key}`
+      : `agent "${name}" dispatches on "${agent.dispatch}", but "${spec.agent}" is not an agent of this ensemble (agents: ${[...names].join(', ')}); name one of them and add it to ${key}`,
+  );
+}
+
+/** The ensembles an agent names in the file: `ensemble:`, `loop.body`, a literal `dispatch:`. */
+function namedEnsembles(agent: Raw): { field: Path; reference: string }[] {
+  const named: { field: Path; reference: string }[] = [];
+  if (typeof agent.ensemble === 'string')
+    named.push({ field: ['ensemble'], reference: agent.ensemble });
+  const body = asRecord(agent.loop)?.body;
+  if (typeof body === 'string') named.push({ field: ['loop', 'body'], reference: body });
+  if (typeof agent.dispatch === 'string') {
+    const spec = parseDispatch(agent.dispatch);
+    if ('kind' in spec && spec.kind === 'literal')
+      named.push({ field: ['dispatch'], reference: spec.name });
+  }
+  return named;
 }
 
 /**
@@ -359,14 +399,19 @@ export function validateEnsembleText(
   semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) =>
     report(path, message, offset),
   );
-  if (options.checkScript) {
-    const agents = asRecord(raw)?.agents;
-    (Array.isArray(agents) ? agents : []).forEach((agent, index) => {
-      const script = asRecord(agent)?.script;
-      const problem = typeof script === 'string' ? options.checkScript!(script) : undefined;
-      if (problem) report(['agents', index, 'script'], problem);
-    });
-  }
+  const rawAgents = asRecord(raw)?.agents;
+  (Array.isArray(rawAgents) ? rawAgents : []).forEach((value, index) => {
+    const agent = asRecord(value) ?? {};
+    const script = agent.script;
+    const problem =
+      options.checkScript && typeof script === 'string' ? options.checkScript(script) : undefined;
+    if (problem) report(['agents', index, 'script'], problem);
+    if (!options.checkEnsemble) return;
+    for (const { field, reference } of namedEnsembles(agent)) {
+      const missing = options.checkEnsemble(reference);
+      if (missing) report(['agents', index, ...field], missing);
+    }
+  });
   issues.sort((a, b) => a.line - b.line || a.column - b.column);
   if (issues.length > 0 || !parsed.success) return { issues };
   return {

@@ -9,8 +9,8 @@ import { z } from 'zod';
 
 /**
  * Placeholders for the execution keys whose semantics the run engine owns (`fan_out`,
- * `input_key`, `when`, `loop`, `ensemble`). They are spread first into the agent schema, so the
- * engine's own definitions of the same keys replace them.
+ * `input_key`, `when`, `loop`, `ensemble`, `dispatch`). They are spread first into the agent
+ * schema, so the engine's own definitions of the same keys replace them.
  */
 export const llmOrcExecutionKeysShape = {
   fan_out: z.boolean().optional(),
@@ -26,6 +26,7 @@ export const llmOrcExecutionKeysShape = {
     .strict()
     .optional(),
   ensemble: z.string().min(1).optional(),
+  dispatch: z.string().min(1).optional(),
 };
 
 /** Agent keys of llm-orc that are settings or metadata (no scheduling semantics). */
@@ -44,8 +45,6 @@ export const llmOrcAgentShape = {
   ollama_format: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   output_format: z.string().min(1).optional(),
   fallback_model_profile: z.string().min(1).optional(),
-  /** llm-orc's runtime ensemble choice (`${agent.field}` or a name); kept, not executed. */
-  dispatch: z.string().min(1).optional(),
   /** Which stdin/stdout protocol a script agent speaks (default: detected, see scriptProtocol). */
   script_protocol: z.enum(['llm-orc', 'colloquy']).optional(),
 };
@@ -80,7 +79,6 @@ export interface LlmOrcAgentSettings {
   ollama_format?: string | Record<string, unknown>;
   output_format?: string;
   fallback_model_profile?: string;
-  dispatch?: string;
   script_protocol?: 'llm-orc' | 'colloquy';
 }
 

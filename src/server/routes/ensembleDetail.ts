@@ -21,6 +21,7 @@ export function describeEnsemble(name: string, ensemble: Ensemble) {
       name: agent.name,
       kind: agent.kind,
       ...(agent.model_profile !== undefined ? { modelProfile: agent.model_profile } : {}),
+      ...(agent.dispatch !== undefined ? { dispatch: agent.dispatch } : {}),
       dependsOn: agent.depends_on.map((dep) => ({
         agent: dep.agent_name,
         maxExecutions: dep.max_executions,

@@ -11,7 +11,7 @@ export interface GraphNode {
   id: string;
   label: string;
   sublabel?: string;
-  kind?: 'user' | 'entry' | 'agent' | 'script' | 'llm';
+  kind?: 'user' | 'entry' | 'agent' | 'script' | 'llm' | 'ensemble' | 'loop' | 'dispatch';
   active?: boolean;
   selected?: boolean;
   badge?: string;

@@ -138,8 +138,10 @@ export interface EnsembleDetail {
   defaultTask?: string;
   agents: Array<{
     name: string;
-    kind: 'script' | 'llm';
+    kind: 'script' | 'llm' | 'ensemble' | 'loop' | 'dispatch';
     modelProfile?: string;
+    /** A dispatch agent's target as written (`${route.target}` or a name). */
+    dispatch?: string;
     dependsOn: Array<{
       agent: string;
       maxExecutions: number;

@@ -15,7 +15,12 @@ function RunPanel({ detail, run }: { detail: EnsembleDetail; run: EnsembleRunVie
   const nodes: GraphNode[] = detail.agents.map((agent) => ({
     id: agent.name,
     label: agent.name,
-    sublabel: agent.kind === 'llm' ? (agent.modelProfile ?? 'llm') : 'script',
+    sublabel:
+      agent.kind === 'llm'
+        ? (agent.modelProfile ?? 'llm')
+        : agent.kind === 'dispatch'
+          ? `dispatch ${agent.dispatch ?? ''}`.trim()
+          : agent.kind,
     kind: agent.kind,
     active: run.running.includes(agent.name),
     badge: run.counts[agent.name] ? `×${run.counts[agent.name]}` : undefined,

@@ -30,7 +30,9 @@ export function progressReporter(live: boolean): {
       else if (event.type === 'agent_finished') {
         running.delete(event.agent);
         if (!event.success) line(`✗ ${event.agent}: ${event.error}`);
-      } else if (event.type === 'turn_recorded') {
+      } else if (event.type === 'agent_dispatched')
+        line(`→ ${event.agent}: dispatch ${event.reference} → ${event.target}`);
+      else if (event.type === 'turn_recorded') {
         turns = event.turn_count;
         line(
           `turn ${event.turn.turn_number}: ${event.turn.agent_name} (${event.turn.execution_time.toFixed(2)}s) [${elapsed()}]`,

@@ -1,10 +1,12 @@
 /**
  * `colloquy validate FILE...`: every problem of every file as `file:line:column`, script files
- * included; a file that cannot be read or parsed never stops the others.
+ * and the ensembles agents name (`ensemble:`, `loop.body`, a literal `dispatch:`) included; a
+ * file that cannot be read or parsed never stops the others.
  * @module
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { checkSiblingEnsemble } from '../../../ensembles/children.js';
 import { formatEnsembleIssue, validateEnsembleText } from '../../../ensembles/validate.js';
 import { isInLlmOrcProject } from '../../../ensembles/llmorc/project.js';
 import { checkScriptExists } from '../../../ensembles/scriptResolve.js';
@@ -51,6 +53,7 @@ export async function validateFile(file: string): Promise<number> {
           projectDir,
           protocol: llmOrc ? 'llm-orc' : 'colloquy',
         }),
+      checkEnsemble: (reference) => checkSiblingEnsemble(reference, baseDir),
     });
     for (const issue of issues) process.stdout.write(`${formatEnsembleIssue(issue)}\n`);
     if (issues.length === 0 && problems === 0) process.stdout.write(`${file}: ok\n`);
