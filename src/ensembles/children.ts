@@ -141,7 +141,7 @@ export function childRunner(options: {
     if (record?.target === undefined)
       throw new AgentRunError(
         agentName,
-        `its dispatch ${record?.problem ?? `"${reference}" was not resolved`}.${await known()}`,
+        `its dispatch "${reference}" did not resolve: ${record?.problem ?? 'no target was recorded'}.${await known()}`,
       );
     try {
       return await resolve(agentName, record.target);

@@ -78,7 +78,7 @@ export function resolveDispatch(
   if (status && status.status !== 'success')
     return {
       reference,
-      problem: `"${spec.agent}" ${status.status === 'failed' ? 'failed' : 'was skipped'}${status.error ? ` (${status.error})` : ''}, so "${reference}" has no value`,
+      problem: `"${spec.agent}" ${status.status === 'failed' ? 'failed' : 'was skipped'}${status.error ? ` (${status.error})` : ''}`,
     };
   const value = referenceValue(state, [spec.agent, ...spec.path]);
   if (value === null) {
@@ -86,15 +86,15 @@ export function resolveDispatch(
     return {
       reference,
       problem: output
-        ? `"${reference}" has no value: the output of "${spec.agent}" has no ${spec.path.join('.')} (its keys: ${Object.keys(output).join(', ') || 'none'})`
-        : `"${reference}" has no value: "${spec.agent}" has no output yet`,
+        ? `the output of "${spec.agent}" has no ${spec.path.join('.')} (its keys: ${Object.keys(output).join(', ') || 'none'})`
+        : `"${spec.agent}" has no output yet`,
     };
   }
   if (!isDispatchName(value))
     return {
       reference,
       problem:
-        `"${reference}" is ${showValue(value)}, which is not an ensemble name ` +
+        `it is ${showValue(value)}, which is not an ensemble name ` +
         '(a string of letters, digits, "_", "-" and ".", with "/" between folders; no "..")',
     };
   return { reference, target: value };

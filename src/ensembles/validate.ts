@@ -94,7 +94,7 @@ function checkSource(agent: Raw, at: Path, report: Report): void {
       [...at, second!],
       first === 'script' && second === 'model_profile'
         ? 'an agent has either script or model_profile, not both; remove one'
-        : `agent "${String(agent.name)}" has ${present.join(' and ')}, but an agent has exactly one of ${SOURCES.join(', ')}: remove all but one`,
+        : `an agent has one of ${SOURCES.join(', ')}; it has ${present.join(' and ')}: remove all but one (agent "${String(agent.name)}")`,
     );
   }
   const isLlm = agent.model_profile !== undefined || agent.model !== undefined;

@@ -37,6 +37,7 @@ agents:
     loop: { body: other, until: '\${done}', max_iterations: 3 }
   - name: route
     dispatch: '\${count.target}'
+    depends_on: [count]
 `;
 
 describe('llm-orc keys', () => {
@@ -86,7 +87,7 @@ agents:
     expect(messages).toEqual([
       'agents[0].model: model needs provider (e.g. provider: ollama); or use model_profile',
       'agents[1].provider: provider needs model (e.g. model: llama3); or use model_profile',
-      'agents[2].ensemble: an agent has one of script, model_profile, model, ensemble, loop, dispatch; it has script and ensemble: remove all but one',
+      'agents[2].ensemble: an agent has one of script, model_profile, model, ensemble, loop, dispatch; it has script and ensemble: remove all but one (agent "c")',
       'agents[3].fan_out: fan_out: true needs depends_on naming the agent whose output is the array to fan out over',
     ]);
   });
