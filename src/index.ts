@@ -346,6 +346,11 @@ export type {
 export { PRIMITIVES } from './ensembles/primitives/registry.js';
 export type { Primitive, PrimitiveRequest } from './ensembles/primitives/types.js';
 export { findEnsembleFile } from './ensembles/load.js';
+// dispatch: agents (llm-orc's dynamic dispatch).
+export type { AgentKind } from './ensembles/schema.js';
+export { parseDispatch } from './ensembles/dispatch.js';
+export type { DispatchSpec } from './ensembles/dispatch.js';
+export { checkSiblingEnsemble } from './ensembles/children.js';
 export { checkYamlLimits } from './yamlErrors.js';
 export type { YamlLimits, YamlLimitProblem } from './yamlErrors.js';
 export { createMockModel } from './models/llmOrcProviders.js';
