@@ -1,9 +1,10 @@
 /**
  * Sub-ensembles as agents (llm-orc ADR-013), loops (`loop: { body, until, max_iterations,
  * carry }`) and dispatched ensembles (`dispatch:`, the target recorded in the agent's input when
- * its step was prepared; see `inputs.ts`). A child run is an ordinary run in the same store, under the run id
- * `{parent run}/{agent}/{execution}[#{fan-out index}][/{iteration}]`, so that a resumed parent
- * resumes its children (a finished child answers its stored result). Nesting is limited in depth.
+ * its step was prepared; see `inputs.ts`). A child run is an ordinary run in the same store,
+ * under the run id `{parent run}/{agent}/{execution}[#{fan-out index}][/{iteration}]`, so that a
+ * resumed parent resumes its children (a finished child answers its stored result). Nesting is
+ * limited in depth.
  * @module
  */
 import path from 'node:path';

@@ -17,13 +17,13 @@ async function runExample(file: string, store = new MemoryStore()) {
   });
 }
 
-describe('examples/ensembles/llm-orc-features.yaml (fan_out, input_key, when, ensemble, loop)', () => {
+describe('examples/ensembles/llm-orc-features.yaml (fan_out, input_key, when, ensemble, dispatch, loop)', () => {
   it('runs offline to its documented outcome', async () => {
     const store = new MemoryStore();
     const result = await runExample('llm-orc-features.yaml', store);
     expect([result.completion_reason, result.turn_count, result.failed_agents]).toEqual([
       'completed',
-      6,
+      7,
       [],
     ]);
     const turns = Object.fromEntries(result.conversation_history.map((t) => [t.agent_name, t]));
@@ -42,6 +42,12 @@ describe('examples/ensembles/llm-orc-features.yaml (fan_out, input_key, when, en
       turn_count: 1,
       final_state: { count: { words: 3 } },
     });
+    // dispatch: the ensemble gate named at run time.
+    expect(turns.tally!.input_data.dispatch).toEqual({
+      reference: '${gate.part}',
+      target: 'parts/features-summary',
+    });
+    expect(result.final_state.tally).toEqual(result.final_state.summary);
     expect(turns.alarm).toMatchObject({ status: 'skipped', output_data: {} });
     expect(turns.alarm!.error).toMatch(/guard "when: \$\{gate.ok\} == false" is false/);
     // loop: until ${done} == true after 3 iterations, the draft carried along.
@@ -59,6 +65,7 @@ describe('examples/ensembles/llm-orc-features.yaml (fan_out, input_key, when, en
       `${result.run_id}/refine/1/2::main`,
       `${result.run_id}/refine/1/3::main`,
       `${result.run_id}/summary/1::main`,
+      `${result.run_id}/tally/1::main`,
     ]);
   });
 });
