@@ -24,6 +24,18 @@ describe('GET /ensembles/:name', () => {
     expect(body.limits.max_total_turns).toBe(10);
     expect((await fetch(`${server.url}/ensembles/nope`)).status).toBe(404);
   });
+
+  it('gives each agent its kind, and a dispatch agent its target as written', async () => {
+    const server = await listen({ ensembles: examples });
+    const body = await json(await fetch(`${server.url}/ensembles/llm-orc-features`));
+    const kinds = Object.fromEntries(
+      body.agents.map((a: { name: string; kind: string }) => [a.name, a.kind]),
+    );
+    expect(kinds).toMatchObject({ splitter: 'script', summary: 'ensemble', tally: 'dispatch' });
+    expect(body.agents.find((a: { name: string }) => a.name === 'tally').dispatch).toBe(
+      '${gate.part}',
+    );
+  });
 });
 
 describe('GET /runs', () => {

@@ -62,4 +62,18 @@ describe('invoke output', () => {
     progress.stop();
     expect(io.err).toContain('✗ a: bad');
   });
+
+  it('a dispatch prints its reference and the ensemble it resolved to', () => {
+    const progress = progressReporter(false);
+    progress.onEvent({
+      type: 'agent_dispatched',
+      agent: 'seat',
+      reference: '${route.target}',
+      target: 'code-seat',
+      ensemble: 'code-seat',
+      child_run_id: 'r/seat/1',
+    });
+    progress.stop();
+    expect(io.err).toContain('→ seat: dispatch ${route.target} → code-seat\n');
+  });
 });
