@@ -137,6 +137,31 @@ describe('dispatch targets', () => {
     expect(result.conversation_history[1]!.error).toMatch(/input_key "nope" is not a key/);
   });
 
+  it('fan_out dispatches one child run per item, each under its own run id', async () => {
+    const dir = seats(`{ target: 'alpha', items: ['x', 'y'] }`);
+    const events: EnsembleEvent[] = [];
+    const result = await run(
+      parent(
+        dir,
+        `{ name: seat, dispatch: '\${route.target}', depends_on: [route], input_key: items, fan_out: true }`,
+      ),
+      events,
+    );
+    expect(result.final_state.seat).toMatchObject({
+      results: [
+        { final_state: { answer: { seat: 'alpha', got: 'x' } } },
+        { final_state: { answer: { seat: 'alpha', got: 'y' } } },
+      ],
+      total: 2,
+    });
+    // The instances run in parallel: their events may come in either order.
+    expect(
+      events
+        .flatMap((event) => (event.type === 'agent_dispatched' ? [event.child_run_id] : []))
+        .sort(),
+    ).toEqual(['p/seat/1#0', 'p/seat/1#1']);
+  });
+
   it('runs through a custom resolveEnsemble like ensemble: agents', async () => {
     const dir = seats(`{ target: 'virtual' }`);
     const seen: string[] = [];
