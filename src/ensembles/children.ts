@@ -13,6 +13,7 @@ import type { ThreadStore } from '../stores/types.js';
 import type { EnsembleEvent } from './events.js';
 import type { ChildRunner } from './execute.js';
 import { walk, untilHolds } from './guards.js';
+import { resolveDispatch } from './inputs.js';
 import { listEnsembleFiles, loadEnsemble, resolveEnsemblePath } from './load.js';
 import type { AgentInput, ConversationResult } from './runState.js';
 import type { Ensemble } from './schema.js';
@@ -155,19 +156,24 @@ export function childRunner(options: {
       );
     }
   };
-  return async ({ agent, input, instance, signal }) => {
+  return async ({ agent, input, instance, signal, state }) => {
     const base = `${options.parentRunId}/${agent.name}/${instance}`;
     if (agent.loop === undefined) {
+      // A step saved before dispatch targets were recorded resolves on the committed state.
+      const record =
+        agent.kind === 'dispatch'
+          ? (input.dispatch ?? (state ? resolveDispatch(agent.dispatch!, state) : undefined))
+          : undefined;
       const child =
         agent.kind === 'dispatch'
-          ? await dispatched(agent.name, input.dispatch)
+          ? await dispatched(agent.name, record)
           : await resolve(agent.name, agent.ensemble!);
-      if (agent.kind === 'dispatch')
+      if (record?.target !== undefined)
         options.emit?.({
           type: 'agent_dispatched',
           agent: agent.name,
-          reference: input.dispatch!.reference,
-          target: input.dispatch!.target!,
+          reference: record.reference,
+          target: record.target,
           ensemble: child.name,
           child_run_id: base,
         });

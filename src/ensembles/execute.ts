@@ -31,6 +31,8 @@ export type ChildRunner = (options: {
   /** Distinguishes runs of the same agent (its execution number, and fan-out index). */
   instance: string;
   signal: AbortSignal;
+  /** The committed state (a dispatch input saved before targets were recorded resolves on it). */
+  state?: ConversationState;
 }) => Promise<{ output: Record<string, unknown>; usage?: EnsembleUsage; failed?: string }>;
 
 /** Everything {@link executeAgent} needs. */
@@ -259,7 +261,7 @@ async function runChildWithin(
       : undefined;
   const signal = own ? AbortSignal.any([options.signal, own]) : options.signal;
   try {
-    return await options.runChild!({ ...child, signal });
+    return await options.runChild!({ ...child, signal, state: options.state });
   } catch (error) {
     if (own?.aborted && !options.signal.aborted)
       throw new AgentRunError(

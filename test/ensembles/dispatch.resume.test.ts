@@ -65,16 +65,24 @@ describe('the frozen fixture of a run stopped at its dispatch step', () => {
     });
   });
 
-  it('resumes to the recorded target, even when the state would now resolve elsewhere', async () => {
+  /** A store holding the fixture as run `fixture-run`, after `change` edits its workflow. */
+  async function storeWith(change: (workflow: ReturnType<typeof read>['workflow']) => void) {
     const { workflow, mainThreadItems } = read();
-    // The committed output now says alpha: a resume that resolved again would go there.
-    workflow.conversation.latest_outputs.route!.target = 'alpha';
+    change(workflow);
     const store = new MemoryStore();
     await store.append('fixture-run::main', mainThreadItems, {
       expectedVersion: 0,
       chatId: 'fixture-run',
     });
     await store.setMetadata('fixture-run::main', { kind: 'workflow', workflow }, 'fixture-run');
+    return store;
+  }
+
+  it('resumes to the recorded target, even when the state would now resolve elsewhere', async () => {
+    // The committed output now says alpha: a resume that resolved again would go there.
+    const store = await storeWith((workflow) => {
+      workflow.conversation.latest_outputs.route!.target = 'alpha';
+    });
     const events: EnsembleEvent[] = [];
     const result = await runEnsemble(fixtureEnsemble(tempDir()), {
       store,
@@ -89,6 +97,22 @@ describe('the frozen fixture of a run stopped at its dispatch step', () => {
       expect.objectContaining({ type: 'agent_dispatched', target: 'beta', ensemble: 'beta' }),
     );
     expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual(['route', 'seat']);
+  });
+
+  it('a step saved without a recorded target (older state) resolves on the committed state', async () => {
+    const store = await storeWith((workflow) => {
+      const step = (workflow as unknown as { execution: { currentStep: { inputs: any } } })
+        .execution.currentStep;
+      delete step.inputs.seat.input_data.dispatch;
+      workflow.conversation.latest_outputs.route!.target = 'alpha';
+    });
+    const result = await runEnsemble(fixtureEnsemble(tempDir()), {
+      store,
+      resume: 'fixture-run',
+    });
+    expect(result.final_state.seat).toMatchObject({
+      final_state: { answer: { seat: 'alpha', got: 'the brief' } },
+    });
   });
 });
 
