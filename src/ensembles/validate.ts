@@ -13,7 +13,7 @@ import {
   locateYamlPath,
 } from '../yamlErrors.js';
 import { checkCondition } from './conditions.js';
-import { parseDispatch } from './dispatch.js';
+import { dispatchDependencyProblem, namedEnsembles } from './dispatch.js';
 import { ensembleFileSchema, normalizeEnsemble } from './schema.js';
 import type { Ensemble } from './schema.js';
 
@@ -174,39 +174,17 @@ function checkAgent(
         );
     }
   });
-  checkDispatchReference(agent, at, names, report);
-}
-
-/** A `dispatch: ${dep.field}` reads a dependency's output, so `dep` must be in depends_on. */
-function checkDispatchReference(agent: Raw, at: Path, names: Set<string>, report: Report): void {
-  if (typeof agent.dispatch !== 'string') return;
-  const spec = parseDispatch(agent.dispatch);
-  if (!('kind' in spec) || spec.kind !== 'reference') return;
-  const { key, list } = depsOf(agent);
-  const deps = list.map((dep) => (typeof dep === 'string' ? dep : asRecord(dep)?.agent_name));
-  if (deps.includes(spec.agent)) return;
-  const name = String(agent.name);
-  report(
-    [...at, 'dispatch'],
-    names.has(spec.agent)
-      ? `agent "${name}" dispatches on "${agent.dispatch}", but "${spec.agent}" is not in its ${key}, so its output may not exist yet; add "${spec.agent}" to ${key}`
-      : `agent "${name}" dispatches on "${agent.dispatch}", but "${spec.agent}" is not an agent of this ensemble (agents: ${[...names].join(', ')}); name one of them and add it to ${key}`,
-  );
-}
-
-/** The ensembles an agent names in the file: `ensemble:`, `loop.body`, a literal `dispatch:`. */
-function namedEnsembles(agent: Raw): { field: Path; reference: string }[] {
-  const named: { field: Path; reference: string }[] = [];
-  if (typeof agent.ensemble === 'string')
-    named.push({ field: ['ensemble'], reference: agent.ensemble });
-  const body = asRecord(agent.loop)?.body;
-  if (typeof body === 'string') named.push({ field: ['loop', 'body'], reference: body });
   if (typeof agent.dispatch === 'string') {
-    const spec = parseDispatch(agent.dispatch);
-    if ('kind' in spec && spec.kind === 'literal')
-      named.push({ field: ['dispatch'], reference: spec.name });
+    const dependencies = list.map((dep) =>
+      typeof dep === 'string' ? dep : asRecord(dep)?.agent_name,
+    );
+    const problem = dispatchDependencyProblem(agent, agent.dispatch, {
+      key,
+      dependencies,
+      agents: [...names],
+    });
+    if (problem) report([...at, 'dispatch'], problem);
   }
-  return named;
 }
 
 /**
