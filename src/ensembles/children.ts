@@ -16,7 +16,8 @@ import { walk, untilHolds } from './guards.js';
 import { resolveDispatch } from './inputs.js';
 import { listEnsembleFiles, loadEnsemble, resolveEnsemblePath } from './load.js';
 import type { AgentInput, ConversationResult } from './runState.js';
-import type { Ensemble } from './schema.js';
+import type { Ensemble, EnsembleAgent } from './schema.js';
+import { deliverableOf } from './llmorc/deliverable.js';
 import { AgentRunError } from './scriptAgent.js';
 import { mainThreadId } from './workflowThread.js';
 
@@ -57,13 +58,22 @@ export type RunChildEnsemble = (
   options: { runId: string; resume: boolean; input: string; signal: AbortSignal; depth: number },
 ) => Promise<ConversationResult>;
 
-/** The output of a finished child run, as its parent agent's output. */
-export function childOutput(result: ConversationResult): Record<string, unknown> {
+/**
+ * The output of a finished child run, as its parent agent's output. Given the child's agents, it
+ * also carries llm-orc's `deliverable` (the terminal agent's response text, see
+ * {@link deliverableOf}), which llm-orc scripts read from a dispatched or nested ensemble.
+ */
+export function childOutput(
+  result: ConversationResult,
+  agents?: ReadonlyArray<Pick<EnsembleAgent, 'name' | 'depends_on'>>,
+): Record<string, unknown> {
+  const deliverable = agents ? deliverableOf(result, agents) : undefined;
   return {
     completion_reason: result.completion_reason,
     turn_count: result.turn_count,
     final_state: result.final_state,
     ...(result.failed_agents?.length ? { failed_agents: result.failed_agents } : {}),
+    ...(deliverable !== undefined ? { deliverable } : {}),
   };
 }
 
@@ -179,7 +189,7 @@ export function childRunner(options: {
         });
       const result = await runChild(child, base, input.input, signal);
       return {
-        output: childOutput(result),
+        output: childOutput(result, child.agents),
         usage: result.usage,
         ...(result.completion_reason === 'error'
           ? {

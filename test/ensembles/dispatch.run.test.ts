@@ -72,6 +72,8 @@ describe('dispatch targets', () => {
       completion_reason: 'completed',
       turn_count: 1,
       final_state: { answer: { seat: 'beta', got: 'the task' } },
+      // llm-orc's single deliverable: the terminal agent's response text.
+      deliverable: '{"seat":"beta","got":"the task"}',
     });
     const turn = result.conversation_history.find((t) => t.agent_name === 'seat')!;
     expect(turn.input_data.dispatch).toEqual({ reference: 'beta', target: 'beta' });

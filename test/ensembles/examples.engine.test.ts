@@ -41,6 +41,7 @@ describe('examples/ensembles/llm-orc-features.yaml (fan_out, input_key, when, en
       completion_reason: 'completed',
       turn_count: 1,
       final_state: { count: { words: 3 } },
+      deliverable: '{"words":3}',
     });
     // dispatch: the ensemble gate named at run time.
     expect(turns.tally!.input_data.dispatch).toEqual({
