@@ -3,14 +3,21 @@
  * on loopback: COLLOQUY_TEST_REDIS_URL and COLLOQUY_TEST_POSTGRES_URL (e.g. from
  * `eval "$(scripts/services.sh start)"`). Measures, with scripted models that answer at once:
  * 1. the median latency the queue adds to one agency call (queued through one idle worker,
- *    against the same call in this process, both on the Postgres store);
+ *    against the same call in this process, both on the Postgres store), and the queue floor: a
+ *    bare BullMQ job (`bench/queueFloorWorker.ts`, an empty processor in its own process) from
+ *    add to the producer hearing it is done, by pub/sub (as Colloquy's calls) and by QueueEvents;
  * 2. throughput of agency calls and of ensemble turns with 1, 2 and 4 `colloquy worker`
  *    processes (4 jobs each), and the figure per worker.
  * Every process shares this machine's cores, so past the core count more workers add no speed.
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { DirectoryEnsembleCatalog } from '../src/server/ensembleCatalog.js';
 import { PostgresStore } from '../src/stores/postgres.js';
@@ -58,8 +65,50 @@ async function latency(call: (chatId: string) => Promise<unknown>, n: number): P
   return median(times);
 }
 
-// 1. Added latency.
+/** Median ms of a bare BullMQ job's round trip: by pub/sub, and by QueueEvents' 'completed'. */
+async function queueFloor(n: number): Promise<{ pubsub: number; events: number }> {
+  const prefix = `${run}-floor`;
+  const worker = fork(
+    fileURLToPath(new URL('./queueFloorWorker.ts', import.meta.url)),
+    [queue!, prefix],
+    { execArgv: ['--import', 'tsx'] },
+  );
+  await once(worker, 'message');
+  const producer = new Redis(queue!);
+  const subscriber = new Redis(queue!);
+  const floor = new Queue('floor', { connection: producer, prefix });
+  const events = new QueueEvents('floor', {
+    connection: new Redis(queue!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  await events.waitUntilReady();
+  const channel = `${prefix}:done`;
+  const waiting = new Map<string, () => void>();
+  subscriber.on('message', (_channel: string, id: string) => waiting.get(id)?.());
+  await subscriber.subscribe(channel);
+  const options = { removeOnComplete: { age: 3_600 } };
+  const pubsub = await latency(async (id) => {
+    const done = new Promise<void>((resolve) => waiting.set(id, resolve));
+    await floor.add('floor', { channel }, { ...options, jobId: id });
+    await done;
+    waiting.delete(id);
+  }, n);
+  const viaEvents = await latency(async (id) => {
+    const job = await floor.add('floor', {}, { ...options, jobId: id });
+    await job.waitUntilFinished(events);
+  }, n);
+  worker.kill('SIGTERM');
+  await once(worker, 'exit');
+  await events.close();
+  await floor.close();
+  for (const client of [producer, subscriber]) client.disconnect();
+  return { pubsub, events: viaEvents };
+}
+
+// 1. Added latency, and the floor under it.
+const load = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
 const echo = createAgencies({ store }).find((agency) => agency.name === 'echo');
+const loadBefore = load();
 const inProcess = await latency((chatId) => echo!.getResponse('hello', { chatId }), 100);
 const prefix1 = `${run}-lat`;
 let children = await workers(1, prefix1);
@@ -68,9 +117,15 @@ const queued = queueAgency({ agency: 'echo', client });
 const viaQueue = await latency((chatId) => queued.getResponse('hello', { chatId }), 100);
 await client.close();
 await stop(children);
+const floor = await queueFloor(100);
 console.log(
-  `agency call, median of 100: in-process ${inProcess.toFixed(2)} ms, queued ${viaQueue.toFixed(2)} ms, ` +
-    `added by the queue ${(viaQueue - inProcess).toFixed(2)} ms`,
+  `agency call, median of 100 (${loadBefore} → ${load()}): in-process ${inProcess.toFixed(2)} ms, ` +
+    `queued ${viaQueue.toFixed(2)} ms, added by the queue ${(viaQueue - inProcess).toFixed(2)} ms`,
+);
+console.log(
+  `queue floor, median of 100 (bare BullMQ job, empty processor in another process): ` +
+    `add → done by pub/sub ${floor.pubsub.toFixed(2)} ms, by QueueEvents ${floor.events.toFixed(2)} ms; ` +
+    `the call adds ${(viaQueue - inProcess - floor.pubsub).toFixed(2)} ms above the pub/sub floor`,
 );
 
 // 2. Throughput with 1, 2, 4 workers.
