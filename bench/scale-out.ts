@@ -54,19 +54,38 @@ async function stop(children: Child[]): Promise<void> {
   await Promise.all(children.map((child) => child.exited));
 }
 
-/** Median ms of `n` sequential calls, each in a new chat, after 10 warm-up calls. */
-async function latency(call: (chatId: string) => Promise<unknown>, n: number): Promise<number> {
-  const times: number[] = [];
+/**
+ * Medians (ms) of `n` rounds after 10 warm-up rounds; each round times one call of every kind in
+ * turn (each in a new chat), so that every kind sees the same load on this shared machine.
+ */
+async function latencies<K extends string>(
+  calls: Record<K, (id: string) => Promise<unknown>>,
+  n: number,
+): Promise<Record<K, number>> {
+  const times = Object.fromEntries(Object.keys(calls).map((kind) => [kind, [] as number[]]));
   for (let i = 0; i < n + 10; i++) {
-    const started = performance.now();
-    await call(`${run}-lat-${Math.random().toString(36).slice(2)}`);
-    if (i >= 10) times.push(performance.now() - started);
+    for (const [kind, call] of Object.entries(calls) as Array<
+      [K, (id: string) => Promise<unknown>]
+    >) {
+      const started = performance.now();
+      await call(`${run}-lat-${Math.random().toString(36).slice(2)}`);
+      if (i >= 10) times[kind]!.push(performance.now() - started);
+    }
   }
-  return median(times);
+  return Object.fromEntries(
+    Object.entries(times).map(([kind, xs]) => [kind, median(xs as number[])]),
+  ) as Record<K, number>;
 }
 
-/** Median ms of a bare BullMQ job's round trip: by pub/sub, and by QueueEvents' 'completed'. */
-async function queueFloor(n: number): Promise<{ pubsub: number; events: number }> {
+/**
+ * The queue floor: a bare BullMQ job (empty processor in its own process) from add until the
+ * producer hears it is done, by pub/sub (as Colloquy's calls) or by QueueEvents' 'completed'.
+ */
+async function queueFloor(): Promise<{
+  pubsub: (id: string) => Promise<void>;
+  events: (id: string) => Promise<void>;
+  close: () => Promise<void>;
+}> {
   const prefix = `${run}-floor`;
   const worker = fork(
     fileURLToPath(new URL('./queueFloorWorker.ts', import.meta.url)),
@@ -87,46 +106,57 @@ async function queueFloor(n: number): Promise<{ pubsub: number; events: number }
   subscriber.on('message', (_channel: string, id: string) => waiting.get(id)?.());
   await subscriber.subscribe(channel);
   const options = { removeOnComplete: { age: 3_600 } };
-  const pubsub = await latency(async (id) => {
-    const done = new Promise<void>((resolve) => waiting.set(id, resolve));
-    await floor.add('floor', { channel }, { ...options, jobId: id });
-    await done;
-    waiting.delete(id);
-  }, n);
-  const viaEvents = await latency(async (id) => {
-    const job = await floor.add('floor', {}, { ...options, jobId: id });
-    await job.waitUntilFinished(events);
-  }, n);
-  worker.kill('SIGTERM');
-  await once(worker, 'exit');
-  await events.close();
-  await floor.close();
-  for (const client of [producer, subscriber]) client.disconnect();
-  return { pubsub, events: viaEvents };
+  return {
+    async pubsub(id) {
+      const done = new Promise<void>((resolve) => waiting.set(id, resolve));
+      await floor.add('floor', { channel }, { ...options, jobId: id });
+      await done;
+      waiting.delete(id);
+    },
+    async events(id) {
+      const job = await floor.add('floor', {}, { ...options, jobId: id });
+      await job.waitUntilFinished(events);
+    },
+    async close() {
+      worker.kill('SIGTERM');
+      await once(worker, 'exit');
+      await events.close();
+      await floor.close();
+      for (const client of [producer, subscriber]) client.disconnect();
+    },
+  };
 }
 
 // 1. Added latency, and the floor under it.
 const load = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
-const echo = createAgencies({ store }).find((agency) => agency.name === 'echo');
-const loadBefore = load();
-const inProcess = await latency((chatId) => echo!.getResponse('hello', { chatId }), 100);
+const echo = createAgencies({ store }).find((agency) => agency.name === 'echo')!;
 const prefix1 = `${run}-lat`;
 let children = await workers(1, prefix1);
 const client = new QueueClient({ queue, prefix: prefix1 });
 const queued = queueAgency({ agency: 'echo', client });
-const viaQueue = await latency((chatId) => queued.getResponse('hello', { chatId }), 100);
+const floor = await queueFloor();
+const loadBefore = load();
+const medians = await latencies(
+  {
+    inProcess: (chatId) => echo.getResponse('hello', { chatId }),
+    queued: (chatId) => queued.getResponse('hello', { chatId }),
+    floor: floor.pubsub,
+    floorEvents: floor.events,
+  },
+  100,
+);
+console.log(
+  `agency call, medians of 100 rounds (${loadBefore} → ${load()}): in-process ${medians.inProcess.toFixed(2)} ms, ` +
+    `queued ${medians.queued.toFixed(2)} ms, added by the queue ${(medians.queued - medians.inProcess).toFixed(2)} ms`,
+);
+console.log(
+  `queue floor (bare BullMQ job, empty processor in another process), add until done: ` +
+    `by pub/sub ${medians.floor.toFixed(2)} ms, by QueueEvents ${medians.floorEvents.toFixed(2)} ms; ` +
+    `the call adds ${(medians.queued - medians.inProcess - medians.floor).toFixed(2)} ms above the pub/sub floor`,
+);
+await floor.close();
 await client.close();
 await stop(children);
-const floor = await queueFloor(100);
-console.log(
-  `agency call, median of 100 (${loadBefore} → ${load()}): in-process ${inProcess.toFixed(2)} ms, ` +
-    `queued ${viaQueue.toFixed(2)} ms, added by the queue ${(viaQueue - inProcess).toFixed(2)} ms`,
-);
-console.log(
-  `queue floor, median of 100 (bare BullMQ job, empty processor in another process): ` +
-    `add → done by pub/sub ${floor.pubsub.toFixed(2)} ms, by QueueEvents ${floor.events.toFixed(2)} ms; ` +
-    `the call adds ${(viaQueue - inProcess - floor.pubsub).toFixed(2)} ms above the pub/sub floor`,
-);
 
 // 2. Throughput with 1, 2, 4 workers.
 const CALLS = 200;
