@@ -9,6 +9,7 @@
  * 2. throughput of agency calls and of ensemble turns with 1, 2 and 4 `colloquy worker`
  *    processes (4 jobs each), and the figure per worker.
  * Every process shares this machine's cores, so past the core count more workers add no speed.
+ * `--latency` measures only 1.
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -157,6 +158,11 @@ console.log(
 await floor.close();
 await client.close();
 await stop(children);
+
+if (process.argv.includes('--latency')) {
+  await store.close();
+  process.exit(0);
+}
 
 // 2. Throughput with 1, 2, 4 workers.
 const CALLS = 200;
