@@ -3,14 +3,22 @@
  * on loopback: COLLOQUY_TEST_REDIS_URL and COLLOQUY_TEST_POSTGRES_URL (e.g. from
  * `eval "$(scripts/services.sh start)"`). Measures, with scripted models that answer at once:
  * 1. the median latency the queue adds to one agency call (queued through one idle worker,
- *    against the same call in this process, both on the Postgres store);
+ *    against the same call in this process, both on the Postgres store), and the queue floor: a
+ *    bare BullMQ job (`bench/queueFloorWorker.ts`, an empty processor in its own process) from
+ *    add to the producer hearing it is done, by pub/sub (as Colloquy's calls) and by QueueEvents;
  * 2. throughput of agency calls and of ensemble turns with 1, 2 and 4 `colloquy worker`
  *    processes (4 jobs each), and the figure per worker.
  * Every process shares this machine's cores, so past the core count more workers add no speed.
+ * `--latency` measures only 1.
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 import { DirectoryEnsembleCatalog } from '../src/server/ensembleCatalog.js';
 import { PostgresStore } from '../src/stores/postgres.js';
@@ -47,31 +55,114 @@ async function stop(children: Child[]): Promise<void> {
   await Promise.all(children.map((child) => child.exited));
 }
 
-/** Median ms of `n` sequential calls, each in a new chat, after 10 warm-up calls. */
-async function latency(call: (chatId: string) => Promise<unknown>, n: number): Promise<number> {
-  const times: number[] = [];
+/**
+ * Medians (ms) of `n` rounds after 10 warm-up rounds; each round times one call of every kind in
+ * turn (each in a new chat), so that every kind sees the same load on this shared machine.
+ */
+async function latencies<K extends string>(
+  calls: Record<K, (id: string) => Promise<unknown>>,
+  n: number,
+): Promise<Record<K, number>> {
+  const times = Object.fromEntries(Object.keys(calls).map((kind) => [kind, [] as number[]]));
   for (let i = 0; i < n + 10; i++) {
-    const started = performance.now();
-    await call(`${run}-lat-${Math.random().toString(36).slice(2)}`);
-    if (i >= 10) times.push(performance.now() - started);
+    for (const [kind, call] of Object.entries(calls) as Array<
+      [K, (id: string) => Promise<unknown>]
+    >) {
+      const started = performance.now();
+      await call(`${run}-lat-${Math.random().toString(36).slice(2)}`);
+      if (i >= 10) times[kind]!.push(performance.now() - started);
+    }
   }
-  return median(times);
+  return Object.fromEntries(
+    Object.entries(times).map(([kind, xs]) => [kind, median(xs as number[])]),
+  ) as Record<K, number>;
 }
 
-// 1. Added latency.
-const echo = createAgencies({ store }).find((agency) => agency.name === 'echo');
-const inProcess = await latency((chatId) => echo!.getResponse('hello', { chatId }), 100);
+/**
+ * The queue floor: a bare BullMQ job (empty processor in its own process) from add until the
+ * producer hears it is done, by pub/sub (as Colloquy's calls) or by QueueEvents' 'completed'.
+ */
+async function queueFloor(): Promise<{
+  pubsub: (id: string) => Promise<void>;
+  events: (id: string) => Promise<void>;
+  close: () => Promise<void>;
+}> {
+  const prefix = `${run}-floor`;
+  const worker = fork(
+    fileURLToPath(new URL('./queueFloorWorker.ts', import.meta.url)),
+    [queue!, prefix],
+    { execArgv: ['--import', 'tsx'] },
+  );
+  await once(worker, 'message');
+  const producer = new Redis(queue!);
+  const subscriber = new Redis(queue!);
+  const floor = new Queue('floor', { connection: producer, prefix });
+  const events = new QueueEvents('floor', {
+    connection: new Redis(queue!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  await events.waitUntilReady();
+  const channel = `${prefix}:done`;
+  const waiting = new Map<string, () => void>();
+  subscriber.on('message', (_channel: string, id: string) => waiting.get(id)?.());
+  await subscriber.subscribe(channel);
+  const options = { removeOnComplete: { age: 3_600 } };
+  return {
+    async pubsub(id) {
+      const done = new Promise<void>((resolve) => waiting.set(id, resolve));
+      await floor.add('floor', { channel }, { ...options, jobId: id });
+      await done;
+      waiting.delete(id);
+    },
+    async events(id) {
+      const job = await floor.add('floor', {}, { ...options, jobId: id });
+      await job.waitUntilFinished(events);
+    },
+    async close() {
+      worker.kill('SIGTERM');
+      await once(worker, 'exit');
+      await events.close();
+      await floor.close();
+      for (const client of [producer, subscriber]) client.disconnect();
+    },
+  };
+}
+
+// 1. Added latency, and the floor under it.
+const load = () => `load average ${os.loadavg()[0]!.toFixed(1)}`;
+const echo = createAgencies({ store }).find((agency) => agency.name === 'echo')!;
 const prefix1 = `${run}-lat`;
 let children = await workers(1, prefix1);
 const client = new QueueClient({ queue, prefix: prefix1 });
 const queued = queueAgency({ agency: 'echo', client });
-const viaQueue = await latency((chatId) => queued.getResponse('hello', { chatId }), 100);
+const floor = await queueFloor();
+const loadBefore = load();
+const medians = await latencies(
+  {
+    inProcess: (chatId) => echo.getResponse('hello', { chatId }),
+    queued: (chatId) => queued.getResponse('hello', { chatId }),
+    floor: floor.pubsub,
+    floorEvents: floor.events,
+  },
+  100,
+);
+console.log(
+  `agency call, medians of 100 rounds (${loadBefore} → ${load()}): in-process ${medians.inProcess.toFixed(2)} ms, ` +
+    `queued ${medians.queued.toFixed(2)} ms, added by the queue ${(medians.queued - medians.inProcess).toFixed(2)} ms`,
+);
+console.log(
+  `queue floor (bare BullMQ job, empty processor in another process), add until done: ` +
+    `by pub/sub ${medians.floor.toFixed(2)} ms, by QueueEvents ${medians.floorEvents.toFixed(2)} ms; ` +
+    `the call adds ${(medians.queued - medians.inProcess - medians.floor).toFixed(2)} ms above the pub/sub floor`,
+);
+await floor.close();
 await client.close();
 await stop(children);
-console.log(
-  `agency call, median of 100: in-process ${inProcess.toFixed(2)} ms, queued ${viaQueue.toFixed(2)} ms, ` +
-    `added by the queue ${(viaQueue - inProcess).toFixed(2)} ms`,
-);
+
+if (process.argv.includes('--latency')) {
+  await store.close();
+  process.exit(0);
+}
 
 // 2. Throughput with 1, 2, 4 workers.
 const CALLS = 200;

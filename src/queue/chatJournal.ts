@@ -7,6 +7,7 @@
  * @module
  */
 import type { ChainableCommander, Redis } from 'ioredis';
+import { isArchiveThreadId } from '../stores/common.js';
 import type { ThreadStore } from '../stores/types.js';
 import { liveThreads } from '../threads/chatHistory.js';
 
@@ -23,6 +24,15 @@ export interface JournalEntry {
 export async function snapshotChat(store: ThreadStore, chatId: string): Promise<ChatSnapshot> {
   const snapshot: ChatSnapshot = {};
   for (const record of await liveThreads(store, chatId)) snapshot[record.threadId] = record.version;
+  return snapshot;
+}
+
+/** The live threads' part of a chat's thread versions (archives left out, as in {@link snapshotChat}). */
+export function liveSnapshot(versions: Record<string, number>): ChatSnapshot {
+  const snapshot: ChatSnapshot = {};
+  for (const [threadId, version] of Object.entries(versions)) {
+    if (!isArchiveThreadId(threadId)) snapshot[threadId] = version;
+  }
   return snapshot;
 }
 
@@ -56,6 +66,30 @@ const END_SCRIPT = `local v = redis.call('GET', KEYS[1])
 if v and string.find(v, ARGV[1], 1, true) then redis.call('DEL', KEYS[1]) end
 return 1`;
 
+/**
+ * Reads the call's outcome (KEYS[1]) and cancellation (KEYS[2]); when it has neither, reads the
+ * chat's entry (KEYS[3]) and, when there is none, sets it to ARGV[1] for ARGV[2] seconds.
+ */
+const ENTER_SCRIPT = `local done = redis.call('GET', KEYS[1])
+local cancelled = redis.call('GET', KEYS[2])
+if done or cancelled then return {done, cancelled, false} end
+local entry = redis.call('GET', KEYS[3])
+if not entry then redis.call('SET', KEYS[3], ARGV[1], 'EX', ARGV[2]) end
+return {false, false, entry}`;
+
+/** A journal entry is kept a week at most: a forgotten one must not block a chat forever. */
+const ENTRY_SECONDS = 7 * 86_400;
+
+/** What {@link ChatJournal.enter} found. */
+export interface JournalEnter {
+  /** The call's stored outcome (JSON): it finished before; nothing was recorded. */
+  done: string | null;
+  /** The call's cancellation reason: nothing was recorded. */
+  cancelled: string | null;
+  /** The entry already there (this job's, after a worker died, or another job's): kept as is. */
+  current: JournalEntry | null;
+}
+
 /** Reads and writes journal entries in the queue's Redis. */
 export class ChatJournal {
   readonly #redis: Redis;
@@ -72,9 +106,32 @@ export class ChatJournal {
 
   /** Records that `job` starts working on the chat, with the chat's threads before it. */
   async begin(key: string, entry: JournalEntry): Promise<void> {
-    // Kept for a week at most: a forgotten entry must not block a chat forever (and an entry of
-    // a finished job is ignored anyway).
-    await this.#redis.set(key, JSON.stringify(entry), 'EX', 7 * 86_400);
+    await this.#redis.set(key, JSON.stringify(entry), 'EX', ENTRY_SECONDS);
+  }
+
+  /**
+   * In one round trip: the call's outcome and cancellation (`done` and `cancelled` keys); when
+   * it has neither, the chat's entry under `key`, and when there is none, `entry` recorded there
+   * (as {@link begin}). The caller holds the chat's lease.
+   */
+  async enter(
+    keys: { journal: string; done: string; cancelled: string },
+    entry: JournalEntry,
+  ): Promise<JournalEnter> {
+    const [done, cancelled, current] = (await this.#redis.eval(
+      ENTER_SCRIPT,
+      3,
+      keys.done,
+      keys.cancelled,
+      keys.journal,
+      JSON.stringify(entry),
+      ENTRY_SECONDS,
+    )) as [string | null, string | null, string | null];
+    return {
+      done: done ?? null,
+      cancelled: cancelled ?? null,
+      current: current ? (JSON.parse(current) as JournalEntry) : null,
+    };
   }
 
   /**

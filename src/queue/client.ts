@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Job, Queue, type JobsOptions } from 'bullmq';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { pushable, type Pushable } from 'it-pushable';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError } from '../errors.js';
@@ -146,11 +146,37 @@ export class QueueClient {
     }
   }
 
-  /** Adds a job (its id is `jobId`) within the enqueue timeout. */
-  add(name: string, data: object, jobId: string, what: string): Promise<void> {
-    return this.enqueue(what, async () => {
-      await this.queue.add(name, data, { jobId, attempts: 1, ...JOB_RETENTION });
-    });
+  /**
+   * Adds job `jobId` within the enqueue timeout, with the commands `also` adds to a transaction
+   * on the producer connection in the same round trip. When Redis fails with the add in flight,
+   * asks it whether the job landed (for up to `landedWaitMs`): resolves if it did; otherwise
+   * throws {@link QueueUnavailableError} and cancels and removes the job should its add land
+   * later (a worker that took it meanwhile finds it cancelled).
+   */
+  async addJob(
+    name: string,
+    data: object,
+    options: JobsOptions & { jobId: string },
+    what: string,
+    also: (multi: ChainableCommander) => ChainableCommander = (multi) => multi,
+  ): Promise<void> {
+    let added: Promise<unknown> | undefined;
+    try {
+      await this.enqueue(what, async () => {
+        // Both on the producer connection at once (one round trip, not two), the transaction
+        // first: Redis runs it before the add, so a job that landed has it done.
+        const transaction = also(this.#redis.multi()).exec();
+        added = this.queue.add(name, data, { attempts: 1, ...options });
+        await Promise.all([transaction, added]);
+      });
+    } catch (error) {
+      if (added && (await this.#landed(options.jobId, added))) return;
+      void added?.then(
+        () => this.#abandon(options.jobId),
+        () => this.#abandon(options.jobId),
+      );
+      throw error;
+    }
   }
 
   /**
@@ -219,7 +245,9 @@ export class QueueClient {
       signal?.removeEventListener('abort', onAbort);
       stop();
       if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
-      await this.#redis.srem(calls, callId).catch(() => undefined);
+      // Tidied without holding up the answer (a round trip less per call): an id left behind is
+      // harmless (cancelChat skips finished jobs) and goes with the set's expiry.
+      void this.#redis.srem(calls, callId).catch(() => undefined);
     }
   }
 

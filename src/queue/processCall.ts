@@ -10,7 +10,7 @@ import type { AgencyStreamEvent } from '../agency/events.js';
 import { errorInfo } from '../errors.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { ColloquyError } from '../errors.js';
-import { ChatJournal, restoreChat, snapshotChat, type JournalEntry } from './chatJournal.js';
+import { ChatJournal, restoreChat } from './chatJournal.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
@@ -75,20 +75,29 @@ export async function processCall(
     });
   }
   const store = agency.threads.store;
-  const lease = await context.lease(store, `queue:chat:${data.agency}:${data.chatId}`);
+  // The chat's lease, and its threads as they are under it (one round trip on Postgres).
+  const { lease, snapshot } = await context.leaseChat(
+    store,
+    `queue:chat:${data.agency}:${data.chatId}`,
+    data.chatId,
+  );
   const journal = new ChatJournal(context.redis);
   const key = context.keys.journal(data.agency, data.chatId);
   try {
     // Under the lease (an earlier attempt of this job that still ran when this one began may
-    // have finished since): the outcome, a cancellation, the journal, and the chat's threads as
-    // they are now, from Redis and the store at once.
-    const [[done, cancelled, text], snapshot] = await Promise.all([
-      context.redis.mget(context.keys.done(data.callId), context.keys.cancelled(data.callId), key),
-      snapshotChat(store, data.chatId),
-    ]);
-    const known = outcomeOf(done ?? null, cancelled ?? null);
+    // have finished since), in one round trip: the outcome, a cancellation, and the journal,
+    // which records this job with the snapshot when the chat has no entry.
+    const entered = await journal.enter(
+      {
+        journal: key,
+        done: context.keys.done(data.callId),
+        cancelled: context.keys.cancelled(data.callId),
+      },
+      { job: job.id!, snapshot },
+    );
+    const known = outcomeOf(entered.done, entered.cancelled);
     if (known) return await finish(known);
-    const entry = text ? (JSON.parse(text) as JournalEntry) : null;
+    const entry = entered.current;
     if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
       // Another call on this chat died mid-way and waits for its retry: it goes first.
       await lease.release();
@@ -97,7 +106,8 @@ export async function processCall(
     if (entry && entry.job === job.id) {
       await restoreChat(store, data.chatId, entry.snapshot);
       agency.threads.evict(data.chatId);
-    } else {
+    } else if (entry) {
+      // The entry of a job that is no longer to run (it failed after it began): replaced.
       await journal.begin(key, { job: job.id!, snapshot });
     }
     const outcome = await run(agency, data, context.signal, send);

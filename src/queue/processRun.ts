@@ -43,6 +43,12 @@ export async function processRun(job: Job<RunJobData>, context: JobContext): Pro
   const data = job.data;
   const { registry } = context;
   const store = registry.runs.store;
+  // A start the server reported as not queued (Redis failed with its add in flight) never runs.
+  const cancelled = await context.redis.get(context.keys.cancelled(job.id!));
+  if (cancelled) {
+    const error = errorInfo(new ColloquyError('ABORTED', cancelled));
+    return { ok: false, error };
+  }
   const lease = await context.lease(store, `queue:run:${data.runId}`);
   let tracer: EnsembleTracer | undefined;
   try {

@@ -157,20 +157,16 @@ export class QueuedRuns implements RunExecutor {
 
   async #queue(runId: string, data: RunJobData): Promise<void> {
     const jobId = `run_${randomUUID()}`;
-    const { redis, connection } = this.#client;
-    await this.#client.enqueue(`run "${runId}"`, async () => {
-      await redis
-        .multi()
-        .set(connection.keys.runJob(runId), jobId, 'EX', 7 * 86_400)
-        .del(connection.keys.runEvents(runId))
-        .exec();
-      await this.#client.queue.add(JOB.run, data, {
-        jobId,
-        attempts: 1,
-        removeOnComplete: { age: 86_400 },
-        removeOnFail: { age: 86_400 },
-      });
-    });
+    const { keys } = this.#client.connection;
+    // The run's job and a fresh event log, with the add in one round trip; when Redis fails
+    // with the add in flight, the client asks whether the job landed (as for agency calls).
+    await this.#client.addJob(
+      JOB.run,
+      data,
+      { jobId, removeOnComplete: { age: 86_400 }, removeOnFail: { age: 86_400 } },
+      `run "${runId}"`,
+      (multi) => multi.set(keys.runJob(runId), jobId, 'EX', 7 * 86_400).del(keys.runEvents(runId)),
+    );
   }
 
   async #job(

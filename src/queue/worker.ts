@@ -15,8 +15,9 @@ import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import type { ProfileRegistry } from '../models/profiles.js';
-import { holdLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
-import type { ThreadStore } from '../stores/types.js';
+import { holdLease, keepLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
+import type { PostgresLeases } from '../stores/postgresLeases.js';
+import type { Leases, ThreadStore } from '../stores/types.js';
 import type { ServerRegistry } from '../server/registry.js';
 import {
   closeConnection,
@@ -24,6 +25,7 @@ import {
   queueConnection,
   type QueueConnectionOptions,
 } from './connection.js';
+import { liveSnapshot, snapshotChat, type ChatSnapshot } from './chatJournal.js';
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
 import { processRun } from './processRun.js';
@@ -75,13 +77,38 @@ export interface JobContext {
   readonly handingBack: () => boolean;
   /** Holds the lease `key` for this job, or re-queues the job (throws DelayedError) when busy. */
   lease(store: ThreadStore, key: string): Promise<LeaseHandle>;
+  /**
+   * {@link lease}, and the snapshot of chat `chatId` read under it: in one round trip on a
+   * Postgres store (its combined statement), in two on others.
+   */
+  leaseChat(
+    store: ThreadStore,
+    key: string,
+    chatId: string,
+  ): Promise<{ lease: LeaseHandle; snapshot: ChatSnapshot }>;
   /** Re-queues the job to run again after `ms` (throws DelayedError). */
   requeue(ms: number): Promise<never>;
   /** Whether job `id` is still to run (waiting, delayed or running). */
   pending(id: string): Promise<boolean>;
 }
 
+/** Leases that read a chat's thread versions in the same round trip as the acquire. */
+type ChatReadingLeases = Leases & Pick<PostgresLeases, 'acquireReadingChat'>;
+
+function readsChat(leases: Leases): leases is ChatReadingLeases {
+  return typeof (leases as Partial<ChatReadingLeases>).acquireReadingChat === 'function';
+}
+
 const PENDING_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+function leasesOf(store: ThreadStore): Leases {
+  if (!store.leases) {
+    throw new ConfigError(
+      `The ${store.kind} store has no leases; workers need a Redis or Postgres store.`,
+    );
+  }
+  return store.leases;
+}
 
 function checkStores(registry: ServerRegistry): void {
   const stores = new Set<ThreadStore>([
@@ -126,6 +153,10 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
       await job.moveToDelayed(Date.now() + ms, token);
       throw new DelayedError();
     };
+    // One owner per attempt, not per job: a retry that BullMQ starts while the first attempt
+    // still runs (its lock expired during a Redis outage or a long pause) must wait for the
+    // lease, not share it and write beside the first attempt.
+    const owner = () => `job:${job.id}:${id}:${randomUUID()}`;
     const context: JobContext = {
       registry: options.registry,
       redis,
@@ -135,21 +166,27 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
       handingBack: () => handingBack,
       requeue,
       async lease(store, key) {
-        if (!store.leases) {
-          throw new ConfigError(
-            `The ${store.kind} store has no leases; workers need a Redis or Postgres store.`,
-          );
-        }
         try {
-          // One owner per attempt, not per job: a retry that BullMQ starts while the first
-          // attempt still runs (its lock expired during a Redis outage or a long pause) must wait
-          // for the lease, not share it and write beside the first attempt.
-          return await holdLease(store.leases, key, {
-            owner: `job:${job.id}:${id}:${randomUUID()}`,
-            ttlMs: lockDuration,
-          });
+          return await holdLease(leasesOf(store), key, { owner: owner(), ttlMs: lockDuration });
         } catch (error) {
           if (error instanceof LeaseBusyError) return requeue(100);
+          throw error;
+        }
+      },
+      async leaseChat(store, key, chatId) {
+        const leases = leasesOf(store);
+        if (readsChat(leases)) {
+          const held = owner();
+          const versions = await leases.acquireReadingChat(key, held, lockDuration, chatId);
+          if (!versions) return requeue(100);
+          const lease = keepLease(leases, key, held, lockDuration);
+          return { lease, snapshot: liveSnapshot(versions) };
+        }
+        const lease = await context.lease(store, key);
+        try {
+          return { lease, snapshot: await snapshotChat(store, chatId) };
+        } catch (error) {
+          await lease.release().catch(() => undefined);
           throw error;
         }
       },

@@ -89,10 +89,14 @@ export async function holdLease(
       throw options.signal?.aborted ? options.signal.reason : error;
     });
   }
-  return renewing(leases, key, owner, ttlMs);
+  return keepLease(leases, key, owner, ttlMs);
 }
 
-function renewing(leases: Leases, key: string, owner: string, ttlMs: number): LeaseHandle {
+/**
+ * Keeps a lease `owner` has just acquired (by other means than {@link holdLease}, e.g. a store's
+ * combined statement) renewed until released, like the handle holdLease returns.
+ */
+export function keepLease(leases: Leases, key: string, owner: string, ttlMs: number): LeaseHandle {
   let lost = false;
   let released = false;
   let renewal: Promise<unknown> = Promise.resolve();

@@ -4,19 +4,24 @@
  * clock, so hosts whose clocks differ still agree. Each method is one statement.
  * @module
  */
+import pg from 'pg';
 import type { Leases } from './lease.js';
 
-/** Runs one statement through the store (which migrates first and wraps failures). */
+/**
+ * Runs one statement through the store (which migrates first and wraps failures); with no
+ * params, a text of several statements (then one result per statement).
+ */
 export type RunQuery = (
   operation: string,
   sql: string,
   params: unknown[],
-) => Promise<{ rowCount: number | null }>;
+) => Promise<{ rowCount: number | null; rows?: unknown[] }>;
 
 /** The lease statements of a schema (names are unqualified; the store sets search_path). */
 function statements(schema: string) {
   const table = `"${schema}".colloquy_leases`;
   return {
+    threads: `"${schema}".colloquy_threads`,
     // Take the key when it is free, ours already, or expired; rowCount says whether we got it.
     acquire: `INSERT INTO ${table} AS l (lease_key, owner, expires_at)
       VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
@@ -50,5 +55,36 @@ export class PostgresLeases implements Leases {
 
   async release(key: string, owner: string): Promise<void> {
     await this.#run('release lease', this.#sql.release, [key, owner]);
+  }
+
+  /**
+   * {@link acquire}, and the version of every thread of chat `chatId` (archives included) read
+   * right after it, in one round trip: two statements sent together, the read with a snapshot
+   * taken once the lease is held, so it sees every write of earlier holders. Resolves with the
+   * versions by thread id, or null when the lease is busy.
+   */
+  async acquireReadingChat(
+    key: string,
+    owner: string,
+    ttlMs: number,
+    chatId: string,
+  ): Promise<Record<string, number> | null> {
+    // Parameters travel only with single statements: these values go in as quoted literals.
+    const values: Record<string, string> = {
+      $1: pg.escapeLiteral(key),
+      $2: pg.escapeLiteral(owner),
+      $3: String(Math.max(1, Math.floor(ttlMs))),
+    };
+    const acquire = this.#sql.acquire.replace(/\$[123]\b/g, (name) => values[name]!);
+    const sql = `${acquire};
+      SELECT thread_id, version FROM ${this.#sql.threads} WHERE chat_id = ${pg.escapeLiteral(chatId)}`;
+    const results = (await this.#run('acquire lease', sql, [])) as unknown as Array<{
+      rowCount: number | null;
+      rows: Array<{ thread_id: string; version: number }>;
+    }>;
+    if ((results[0]?.rowCount ?? 0) === 0) return null;
+    const versions: Record<string, number> = {};
+    for (const row of results[1]?.rows ?? []) versions[row.thread_id] = Number(row.version);
+    return versions;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdLease, leasesInProcess, MemoryLeases } from '../../src/stores/lease.js';
+import { holdLease, keepLease, leasesInProcess, MemoryLeases } from '../../src/stores/lease.js';
 import type { Leases } from '../../src/stores/lease.js';
 
 describe('holdLease', () => {
@@ -44,6 +44,21 @@ describe('holdLease', () => {
     const waiting = holdLease(leases, 'k', { waitMs: 10_000, signal: controller.signal });
     controller.abort(new Error('caller gave up'));
     await expect(waiting).rejects.toThrow('caller gave up');
+  });
+});
+
+describe('keepLease', () => {
+  it('renews a lease acquired elsewhere until released, then lets it go', async () => {
+    const leases = new MemoryLeases();
+    expect(await leases.acquire('k', 'me', 60)).toBe(true);
+    const held = keepLease(leases, 'k', 'me', 60);
+    // Past the ttl: without renewals another owner would get it.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await leases.acquire('k', 'other', 1_000)).toBe(false);
+    expect(held).toMatchObject({ key: 'k', owner: 'me', lost: false });
+    await held.release();
+    await held.release();
+    expect(await leases.acquire('k', 'other', 1_000)).toBe(true);
   });
 });
 
