@@ -1,15 +1,16 @@
 /**
- * Appends to several threads: in one transaction when the store offers `appendMany`, else one
- * `append` per thread (each atomic on its own).
+ * Appends to several threads (and replaces the metadata of those entries that carry some): in one
+ * transaction when the store offers `appendMany`, else one `append` (then `setMetadata`) per
+ * thread, each atomic on its own.
  * @module
  */
 import { StoreError } from '../errors.js';
 import type { AppendBatchEntry, ThreadStore } from './types.js';
 
 /**
- * Appends every entry of `batch` and returns the new versions, in order. With `appendMany` it is
- * all or nothing; without, entries are appended in order and a `ConflictError` stops at the first
- * stale one (the entries before it stay written).
+ * Appends every entry of `batch` (then replaces its metadata, when it has some) and returns the
+ * new versions, in order. With `appendMany` it is all or nothing; without, entries are written in
+ * order and a `ConflictError` stops at the first stale one (the entries before it stay written).
  *
  * @example
  * ```ts
@@ -32,9 +33,11 @@ export async function appendBatch(
     seen.add(threadId);
   }
   if (batch.length === 0) return [];
-  if (batch.length > 1 && store.appendMany) return store.appendMany(batch);
+  if (store.appendMany && (batch.length > 1 || batch[0]!.metadata)) return store.appendMany(batch);
   const versions: number[] = [];
-  for (const { threadId, items, options } of batch)
+  for (const { threadId, items, options, metadata } of batch) {
     versions.push(await store.append(threadId, items, options));
+    if (metadata) await store.setMetadata(threadId, metadata, options.chatId);
+  }
   return versions;
 }
