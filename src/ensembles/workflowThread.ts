@@ -234,23 +234,37 @@ export class WorkflowThread {
    */
   async #write(copy: WorkflowState, items: ThreadItem[]): Promise<void> {
     const main = this.mainThreadId;
-    const batch: AppendBatchEntry[] = [];
-    for (const [threadId, staged] of this.#pending)
-      batch.push({
-        threadId,
-        items: staged,
-        options: { expectedVersion: this.#versions[threadId]! - staged.length, chatId: this.runId },
-      });
+    // Taken out now: agents still running may stage more while the batch is being written.
+    const taken = [...this.#pending];
+    this.#pending.clear();
+    const batch: AppendBatchEntry[] = taken.map(([threadId, staged]) => ({
+      threadId,
+      items: staged,
+      options: { expectedVersion: this.#versions[threadId]! - staged.length, chatId: this.runId },
+    }));
     batch.push({
       threadId: main,
       items,
       options: { expectedVersion: this.#versions[main] ?? 0, chatId: this.runId },
       metadata: { kind: 'workflow', workflow: copy },
     });
-    const versions = await appendBatch(this.store, batch);
-    this.#pending.clear();
+    let versions: number[];
+    try {
+      versions = await appendBatch(this.store, batch);
+    } catch (error) {
+      this.#restage(taken);
+      throw error;
+    }
     this.#versions[main] = versions.at(-1)!;
     this.#state = copy;
+  }
+
+  /** Puts back staged items a failed write took, before any staged since. */
+  #restage(taken: [string, ThreadItem[]][]): void {
+    for (const [threadId, staged] of taken) {
+      const later = this.#pending.get(threadId);
+      this.#pending.set(threadId, later ? [...staged, ...later] : staged);
+    }
   }
 
   /** The versions of the run's sub-threads (by name; the main thread is left out). */
@@ -277,21 +291,25 @@ export class WorkflowThread {
    */
   async append(name: string, items: ThreadItem[]): Promise<number> {
     const id = this.threadId(name);
+    const known = await this.version(name);
     const staged = this.#pending.get(id) ?? [];
-    const [version] = await appendBatch(this.store, [
-      {
-        threadId: id,
-        items: [...staged, ...items],
-        options: {
-          expectedVersion: (await this.version(name)) - staged.length,
-          chatId: this.runId,
-        },
-      },
-    ]);
     this.#pending.delete(id);
-    this.#versions[id] = version!;
+    let version: number;
+    try {
+      [version] = (await appendBatch(this.store, [
+        {
+          threadId: id,
+          items: [...staged, ...items],
+          options: { expectedVersion: known - staged.length, chatId: this.runId },
+        },
+      ])) as [number];
+    } catch (error) {
+      if (staged.length) this.#restage([[id, staged]]);
+      throw error;
+    }
+    this.#versions[id] = (this.#versions[id] ?? known) + items.length;
     this.#cache(id, items);
-    return version!;
+    return version;
   }
 
   /**

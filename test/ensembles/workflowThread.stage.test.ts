@@ -122,4 +122,42 @@ describe('WorkflowThread.stage', () => {
     await workflow.save(workflow.state, 'step', false);
     expect(await store.readItems('r::a')).toHaveLength(3);
   });
+
+  it('keeps items staged while a save is being written for the next save', async () => {
+    const store = new MemoryStore();
+    const workflow = await create(store);
+    await workflow.stage('a', items('a', 1));
+    await workflow.view('b');
+    const append = store.append.bind(store);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    store.append = async (...args) => {
+      await gate;
+      return append(...args);
+    };
+    const saving = workflow.save(workflow.state, 'step', false);
+    // Another agent of the step finishes while the save is in flight.
+    await workflow.stage('b', items('b', 1));
+    release();
+    await saving;
+    expect(await store.readItems('r::b')).toEqual([]);
+    await workflow.save(workflow.state, 'step', false);
+    expect(contents(await store.readItems('r::a'))).toEqual(['a 0']);
+    expect(contents(await store.readItems('r::b'))).toEqual(['b 0']);
+  });
+
+  it('puts the staged items back when a save fails, and writes them with the next one', async () => {
+    const store = new MemoryStore();
+    const workflow = await create(store);
+    await workflow.stage('a', items('a', 2));
+    const append = store.append.bind(store);
+    store.append = async () => {
+      throw new Error('disk full');
+    };
+    await expect(workflow.save(workflow.state, 'step', false)).rejects.toThrow('disk full');
+    await workflow.stage('a', items('a', 1, 2));
+    store.append = append;
+    await workflow.save(workflow.state, 'step', false);
+    expect(contents(await store.readItems('r::a'))).toEqual(['a 0', 'a 1', 'a 2']);
+  });
 });
