@@ -28,6 +28,7 @@ import type { ConversationTurn, RunData, WorkflowState } from './runState.js';
 import { RUN_STATE_SCHEMA_VERSION } from './runState.js';
 import type { ConversationState } from './state.js';
 import { headOf } from './state.js';
+import { SubThreadCache } from './subThreads.js';
 import { invalid, turnFromItem, turnItem, workflowStateFromJSON } from './workflowState.js';
 
 export { migrateV1, turnFromItem, turnItem, workflowStateFromJSON } from './workflowState.js';
@@ -54,11 +55,8 @@ export class WorkflowThread {
   #state: WorkflowState;
   readonly #history: ConversationTurn[];
   readonly #versions: Record<string, number>;
-  readonly #items = new Map<string, ThreadItem[]>();
-  /** The `item` of each cached entry, in step with #items (building a model's input reads only this). */
-  readonly #inputs = new Map<string, AgentInputItem[]>();
-  /** Staged items by thread id, written by the next save or commit. */
-  readonly #pending = new Map<string, ThreadItem[]>();
+  /** Sub-threads read so far, and the items staged for the next save or commit. */
+  readonly #threads = new SubThreadCache();
 
   private constructor(
     store: ThreadStore,
@@ -235,8 +233,7 @@ export class WorkflowThread {
   async #write(copy: WorkflowState, items: ThreadItem[]): Promise<void> {
     const main = this.mainThreadId;
     // Taken out now: agents still running may stage more while the batch is being written.
-    const taken = [...this.#pending];
-    this.#pending.clear();
+    const taken = this.#threads.take();
     const batch: AppendBatchEntry[] = taken.map(([threadId, staged]) => ({
       threadId,
       items: staged,
@@ -252,19 +249,11 @@ export class WorkflowThread {
     try {
       versions = await appendBatch(this.store, batch);
     } catch (error) {
-      this.#restage(taken);
+      this.#threads.restage(taken);
       throw error;
     }
     this.#versions[main] = versions.at(-1)!;
     this.#state = copy;
-  }
-
-  /** Puts back staged items a failed write took, before any staged since. */
-  #restage(taken: [string, ThreadItem[]][]): void {
-    for (const [threadId, staged] of taken) {
-      const later = this.#pending.get(threadId);
-      this.#pending.set(threadId, later ? [...staged, ...later] : staged);
-    }
   }
 
   /** The versions of the run's sub-threads (by name; the main thread is left out). */
@@ -292,8 +281,8 @@ export class WorkflowThread {
   async append(name: string, items: ThreadItem[]): Promise<number> {
     const id = this.threadId(name);
     const known = await this.version(name);
-    const staged = this.#pending.get(id) ?? [];
-    this.#pending.delete(id);
+    const taken = this.#threads.take(id);
+    const staged = taken[0]?.[1] ?? [];
     let version: number;
     try {
       [version] = (await appendBatch(this.store, [
@@ -304,11 +293,11 @@ export class WorkflowThread {
         },
       ])) as [number];
     } catch (error) {
-      if (staged.length) this.#restage([[id, staged]]);
+      this.#threads.restage(taken);
       throw error;
     }
     this.#versions[id] = (this.#versions[id] ?? known) + items.length;
-    this.#cache(id, items);
+    this.#threads.add(id, items);
     return version;
   }
 
@@ -321,23 +310,9 @@ export class WorkflowThread {
     const id = this.threadId(name);
     await this.#cached(name);
     const version = (await this.version(name)) + items.length;
-    const staged = this.#pending.get(id);
-    if (staged) staged.push(...items);
-    else this.#pending.set(id, [...items]);
+    this.#threads.stage(id, items);
     this.#versions[id] = version;
-    this.#cache(id, items);
     return version;
-  }
-
-  /** Adds written or staged items to a cached sub-thread. */
-  #cache(id: string, items: readonly ThreadItem[]): void {
-    const entries = this.#items.get(id);
-    const inputs = this.#inputs.get(id);
-    if (!entries || !inputs) return;
-    for (const entry of items) {
-      entries.push(entry);
-      inputs.push(entry.item);
-    }
   }
 
   /** The items of a sub-thread (a copy). */
@@ -362,19 +337,15 @@ export class WorkflowThread {
    */
   async inputs(name: string): Promise<readonly AgentInputItem[]> {
     await this.#cached(name);
-    return this.#inputs.get(this.threadId(name))!;
+    return this.#threads.inputs(this.threadId(name))!;
   }
 
   async #cached(name: string): Promise<ThreadItem[]> {
     const id = this.threadId(name);
-    let items = this.#items.get(id);
+    let items = this.#threads.entries(id);
     if (!items) {
       items = await this.store.readItems(id);
-      this.#items.set(id, items);
-      this.#inputs.set(
-        id,
-        items.map((entry) => entry.item),
-      );
+      this.#threads.set(id, items);
       this.#versions[id] = items.length;
     }
     return items;
@@ -395,17 +366,9 @@ export class WorkflowThread {
     const current = await this.version(name);
     if (current <= version) return;
     const id = this.threadId(name);
-    const staged = this.#pending.get(id) ?? [];
-    const written = current - staged.length;
-    if (version >= written) staged.splice(version - written);
-    else {
-      this.#pending.delete(id);
+    if (this.#threads.cut(id, version, current - this.#threads.stagedCount(id)))
       await this.store.reset(id, version);
-    }
-    if (staged.length === 0) this.#pending.delete(id);
     this.#versions[id] = version;
-    this.#items.get(id)?.splice(version);
-    this.#inputs.get(id)?.splice(version);
   }
 }
 
