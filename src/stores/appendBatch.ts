@@ -10,7 +10,8 @@ import type { AppendBatchEntry, ThreadStore } from './types.js';
 /**
  * Appends every entry of `batch` (then replaces its metadata, when it has some) and returns the
  * new versions, in order. With `appendMany` it is all or nothing; without, entries are written in
- * order and a `ConflictError` stops at the first stale one (the entries before it stay written).
+ * order and a `ConflictError` stops at the first stale one (the entries before it stay written),
+ * and an entry with metadata but no items is a `setMetadata` alone, without the version check.
  *
  * @example
  * ```ts
@@ -36,7 +37,12 @@ export async function appendBatch(
   if (store.appendMany && (batch.length > 1 || batch[0]!.metadata)) return store.appendMany(batch);
   const versions: number[] = [];
   for (const { threadId, items, options, metadata } of batch) {
-    versions.push(await store.append(threadId, items, options));
+    // A metadata-only entry is one setMetadata here (no version check: a round trip saved).
+    versions.push(
+      items.length || !metadata
+        ? await store.append(threadId, items, options)
+        : options.expectedVersion,
+    );
     if (metadata) await store.setMetadata(threadId, metadata, options.chatId);
   }
   return versions;

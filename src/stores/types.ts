@@ -63,7 +63,8 @@ export interface AppendBatchEntry {
   /**
    * Replaces the thread's metadata after its items are appended, in the same transaction (as
    * `setMetadata` would, creating the thread if needed). With no items the entry is a version
-   * check plus this metadata: how a workflow saves its head together with its threads' items.
+   * check plus this metadata (without `appendMany`, `appendBatch` skips the check): how a
+   * workflow saves its head together with its threads' items.
    */
   metadata?: Record<string, unknown>;
 }
