@@ -3,13 +3,34 @@
  * through an Agency, against the SDK's own nesting on the same scripted models in the same run:
  *   - asTool:    A with `B.asTool()` calling it once;
  *   - plainTool: A with a FunctionTool whose execute calls `Runner.run(B)` (the pattern's floor).
+ * Like is compared with like: the agency without tracing against the SDK without tracing, and the
+ * agency with its default tracing (every span recorded, the trace saved next to the threads)
+ * against the SDK's asTool with the same tracing (the SDK's spans, the same recorder and trace
+ * store). The SQLite agency (threads and trace saved to a file) is compared with both.
  * Rounds interleave the variants so that machine noise hits all of them alike; the ratios compare
  * medians of per-round means.  Run: npx tsx bench/agency-overhead.ts [--rounds 15] [--per-round 200]
+ * [--built]. `--built` measures the compiled package (`npm run build` first) as users run it:
+ * tsx compiles our sources with esbuild's keepNames, which names every closure at run time, a
+ * cost the SDK (plain JavaScript) does not pay in this bench.
  */
 import { Agent as SdkAgent, Runner, tool } from '@openai/agents-core';
 import type { ModelRequest } from '@openai/agents-core';
 import { z } from 'zod';
-import {
+import { existsSync, mkdtempSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+const built = process.argv.includes('--built');
+if (built && !existsSync(new URL('../dist/index.js', import.meta.url)))
+  throw new Error('--built measures dist/: run `npm run build` first.');
+const lib = (await import(
+  built ? '../dist/index.js' : '../src/index.js'
+)) as typeof import('../src/index.js');
+const {
   Agency,
   Agent,
   MemoryStore,
@@ -17,15 +38,9 @@ import {
   SqliteStore,
   ThreadManager,
   toolOutputsSinceUser,
-} from '../src/index.js';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-function flag(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
+  traceCall,
+} = lib;
+type Agency = InstanceType<typeof Agency>;
 const rounds = flag('rounds', 15);
 const perRound = flag('per-round', 200);
 
@@ -38,6 +53,7 @@ function caller(toolName: string, args: Record<string, unknown>) {
 }
 const answer = () => 'B says hello';
 const runner = new Runner({ tracingDisabled: true });
+const tracedRunner = new Runner({ traceIncludeSensitiveData: true });
 
 // Variant 1: our Agency, threads in memory (the delegation itself), and on SQLite (with persistence).
 const agencyB = new Agent({
@@ -53,15 +69,16 @@ const agencyA = new Agent({
     caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
   ),
 });
-const flows: Array<[Agent, Agent]> = [[agencyA, agencyB]];
+const flows: Array<[typeof agencyA, typeof agencyB]> = [[agencyA, agencyB]];
 // A fresh memory store per round: every call starts a new chat, and a store that kept them all
 // would measure the garbage collector walking a growing heap, not delegation.
-let agency = memoryAgency();
-function memoryAgency(): Agency {
+let agency = memoryAgency(false);
+let agencyTraced = memoryAgency(true);
+function memoryAgency(tracing: boolean): Agency {
   return new Agency({
     entryPoints: [agencyA],
     communicationFlows: flows,
-    runner,
+    tracing,
     threads: new ThreadManager({ store: new MemoryStore() }),
   });
 }
@@ -69,9 +86,10 @@ const dbPath = join(mkdtempSync(join(tmpdir(), 'colloquy-bench-')), 'bench.db');
 const agencyOnSqlite = new Agency({
   entryPoints: [agencyA],
   communicationFlows: flows,
-  runner,
   threads: new ThreadManager({ store: new SqliteStore({ path: dbPath }) }),
 });
+// The SDK variants' traces go where a memory agency's go: a memory store's trace store.
+let traceStore = new MemoryStore();
 
 // Variant 2: the SDK's agent-as-tool.
 const toolB = new SdkAgent({
@@ -115,15 +133,22 @@ const variants: Record<string, () => Promise<unknown>> = {
     if (result.usage.requests !== 3)
       throw new Error(`agency made ${result.usage.requests} model calls, expected 3`);
   },
-  agencySqlite: async () => agencyOnSqlite.getResponse('hi', newChat()),
   asTool: async () => runner.run(asToolA, 'hi'),
   plainTool: async () => runner.run(plainA, 'hi'),
+  agencyTraced: async () => agencyTraced.getResponse('hi', newChat()),
+  asToolTraced: async () =>
+    traceCall({ name: 'asTool', store: traceStore }, () => tracedRunner.run(asToolA, 'hi')),
+  agencySqlite: async () => agencyOnSqlite.getResponse('hi', newChat()),
 };
 
-async function timeRound(run: () => Promise<unknown>): Promise<number> {
+/** Wall and CPU (user + system) milliseconds per round trip over one round. */
+async function timeRound(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const cpuBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let i = 0; i < perRound; i++) await run();
-  return Number(process.hrtime.bigint() - start) / 1e6 / perRound;
+  const wall = Number(process.hrtime.bigint() - start) / 1e6 / perRound;
+  const used = process.cpuUsage(cpuBefore);
+  return { wall, cpu: (used.user + used.system) / 1000 / perRound };
 }
 
 function median(values: number[]): number {
@@ -133,26 +158,42 @@ function median(values: number[]): number {
 }
 
 for (const run of Object.values(variants)) for (let i = 0; i < 100; i++) await run(); // warm-up
-const samples: Record<string, number[]> = Object.fromEntries(
+const samples: Record<string, Array<{ wall: number; cpu: number }>> = Object.fromEntries(
   Object.keys(variants).map((name) => [name, []]),
 );
 for (let round = 0; round < rounds; round++) {
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
-  agency = memoryAgency();
+  agency = memoryAgency(false);
+  agencyTraced = memoryAgency(true);
+  traceStore = new MemoryStore();
   for (const name of order) samples[name]!.push(await timeRound(variants[name]!));
 }
 
-const ms = Object.fromEntries(
-  Object.entries(samples).map(([name, values]) => [name, median(values)]),
+// Wall time is what a caller waits; CPU time is what the work costs, and on a shared machine it
+// is the steadier of the two (time spent waiting for a core counts in wall time only).
+const of = (clock: 'wall' | 'cpu') =>
+  Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => [name, median(values.map((v) => v[clock]))]),
+  );
+const wall = of('wall');
+const cpu = of('cpu');
+console.log(
+  `agency overhead (${built ? 'dist/, compiled' : 'src/ through tsx'}): ${rounds} rounds × ${perRound} round trips (user → A → B → A, 3 model calls)`,
+);
+for (const name of Object.keys(variants))
+  console.log(
+    `  ${name.padEnd(13)} ${wall[name]!.toFixed(3)} ms wall, ${cpu[name]!.toFixed(3)} ms CPU per round trip`,
+  );
+const ratio = (a: string, b: string) =>
+  `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
+console.log(`ratio agency/asTool (no tracing on either side): ${ratio('agency', 'asTool')}`);
+console.log(`ratio agency/plainTool (no tracing): ${ratio('agency', 'plainTool')}`);
+console.log(
+  `ratio agency/asTool, both traced and saved to memory: ${ratio('agencyTraced', 'asToolTraced')}`,
 );
 console.log(
-  `agency overhead: ${rounds} rounds × ${perRound} round trips (user → A → B → A, 3 model calls)`,
+  `ratio agency on SQLite (threads, lease and trace saved)/asTool traced: ${ratio('agencySqlite', 'asToolTraced')}`,
 );
-for (const [name, value] of Object.entries(ms))
-  console.log(`  ${name.padEnd(10)} ${value.toFixed(3)} ms per round trip`);
-console.log(`ratio agency/asTool: ${(ms.agency! / ms.asTool!).toFixed(2)}`);
-console.log(`ratio agency/plainTool: ${(ms.agency! / ms.plainTool!).toFixed(2)}`);
-console.log(
-  `ratio agency on SQLite/asTool: ${(ms.agencySqlite! / ms.asTool!).toFixed(2)} (2 threads saved in one transaction, plus lease and trace, per round trip)`,
-);
+console.log(`ratio agency on SQLite/asTool untraced: ${ratio('agencySqlite', 'asTool')}`);
+console.log(`machine load (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);

@@ -285,19 +285,25 @@ export class Agency implements AgencyRuntime {
     const chatId = options.chatId ?? this.#chatId;
     const runId = resume?.runId ?? `run_${randomUUID()}`;
     const store = this.threads.store;
+    const work = (): Promise<AgencyResponse> =>
+      runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId);
+    // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
+    // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
     const traced = (): Promise<AgencyResponse> =>
-      traceCall(
-        {
-          name: `agency ${this.name}`,
-          chatId,
-          runId,
-          agency: this.name,
-          store,
-          enabled: this.#tracing,
-          ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-        },
-        () => runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId),
-      );
+      !this.#tracing && this.runner.config.tracingDisabled
+        ? work()
+        : traceCall(
+            {
+              name: `agency ${this.name}`,
+              chatId,
+              runId,
+              agency: this.name,
+              store,
+              enabled: this.#tracing,
+              ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+            },
+            work,
+          );
     const call = async (): Promise<AgencyResponse> => {
       const leave =
         this.#gate.tryEnter(chatId) ??

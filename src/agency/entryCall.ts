@@ -6,6 +6,7 @@
  */
 import type { RunState } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
 import { checkpointChat } from '../threads/chatHistory.js';
 import { pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
@@ -102,11 +103,11 @@ export async function runEntryCall(
   try {
     outcome = await runTurn(runtime, frame, input, resume ? { state: resume.state } : undefined);
   } catch (error) {
+    await saveAfterFailure(host, call);
     throw surfacedError(error);
-  } finally {
-    // Every thread the call wrote, in one store transaction where the store allows.
-    await runtime.threads.saveThreads(call.unsavedThreads());
   }
+  // Every thread the call wrote, in one store transaction where the store allows.
+  await runtime.threads.saveThreads(call.unsavedThreads());
   const response: AgencyResponse = {
     finalOutput: outcome.finalOutput,
     chatId: call.chatId,
@@ -132,4 +133,19 @@ export async function runEntryCall(
   }
   if (host.autoCheckpoint) await checkpointChat(runtime.threads.store, call.chatId, 'auto');
   return response;
+}
+
+/**
+ * Saves what a failed call wrote (its incoming messages, finished nested runs). The call's own
+ * error is the one to throw; a save that fails too is logged with the chat id, not lost.
+ */
+async function saveAfterFailure(host: EntryCallHost, call: AgencyCall): Promise<void> {
+  try {
+    await host.runtime.threads.saveThreads(call.unsavedThreads());
+  } catch (saveError) {
+    getDefaultLogger().error(
+      { err: saveError, chatId: call.chatId, agency: host.name },
+      `agency "${host.name}": the call failed, and saving the threads it wrote failed too`,
+    );
+  }
 }

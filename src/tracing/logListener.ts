@@ -25,11 +25,24 @@ function tokens(span: SpanRecord): Record<string, unknown> {
     : {};
 }
 
+/** The level each kind of span is logged at when it succeeds (others are not logged). */
+const LEVEL_OF: Partial<Record<SpanRecord['kind'], 'info' | 'debug'>> = {
+  agent: 'info',
+  ensemble_agent: 'info',
+  ensemble_step: 'info',
+  generation: 'debug',
+  function: 'debug',
+  send_message: 'debug',
+};
+
 /** A listener that logs spans as they end (see the module comment). */
 export function createLogListener(logger: () => Logger = getDefaultLogger): TraceListener {
   return {
     onSpanEnd(span, trace) {
       const log = logger();
+      // Spans end several times per model call: build no log record nobody will see.
+      const level = span.error ? 'error' : LEVEL_OF[span.kind];
+      if (!level || !log.isLevelEnabled(level)) return;
       const outcome = span.error ? 'error' : 'ok';
       const base = { ...ids(trace), durationMs: span.durationMs, ...tokens(span) };
       const a = span.attributes;

@@ -79,4 +79,30 @@ describe('createLogListener', () => {
     });
     expect(lines[2]).toMatchObject({ caller: 'A', depth: 1, outcome: 'ok', durationMs: 5 });
   });
+
+  it('builds no record for a level the logger has off, and still logs failed agent runs', () => {
+    const built: string[] = [];
+    const logger = {
+      isLevelEnabled: (level: string) => level === 'error',
+      info: () => built.push('info'),
+      debug: () => built.push('debug'),
+      error: (_record: unknown, message: string) => built.push(`error: ${message}`),
+    } as unknown as import('pino').Logger;
+    const listener = createLogListener(() => logger);
+    const trace: LiveTrace = { traceId: 't', name: 'n', metadata: {}, spans: new Map() };
+    const span = (kind: SpanRecord['kind'], error?: { message: string }): SpanRecord => ({
+      spanId: kind,
+      traceId: 't',
+      parentId: null,
+      kind,
+      name: 'A',
+      startedAt: '',
+      attributes: { agent: 'A' },
+      ...(error ? { error } : {}),
+    });
+    for (const kind of ['agent', 'generation', 'send_message', 'ensemble_step'] as const)
+      listener.onSpanEnd!(span(kind), trace);
+    listener.onSpanEnd!(span('agent', { message: 'boom' }), trace);
+    expect(built).toEqual(['error: agent run A failed']);
+  });
 });

@@ -126,6 +126,32 @@ describe('TraceRecorder', () => {
     expect(await traces.listTraces({ chatId: 'quiet-1' })).toEqual([]);
   });
 
+  it('opens no trace at all for an agency with tracing: false on its own untraced Runner', async () => {
+    setupTracing({ env: {} });
+    const seen: string[] = [];
+    const off = getTraceRecorder().subscribe({
+      onSpanStart: (span) => seen.push(span.kind),
+      onTraceEnd: (trace) => void seen.push(`trace ${trace.trace.name}`),
+    });
+    const solo = new Agent({
+      name: 'Solo',
+      instructions: 'x',
+      model: new ScriptedModel(() => 'hi'),
+    });
+    const quiet = new Agency({
+      name: 'silent',
+      entryPoints: [solo],
+      threads: threads(),
+      tracing: false,
+    });
+    await quiet.getResponse('hi', { chatId: 'silent-1' });
+    // The same agency traced, as a check that the listener hears traces of this kind.
+    const loud = new Agency({ name: 'loud', entryPoints: [solo], threads: threads() });
+    await loud.getResponse('hi', { chatId: 'loud-1' });
+    off();
+    expect(seen.filter((entry) => entry.startsWith('trace'))).toEqual(['trace agency loud']);
+  });
+
   it('saves nothing with COLLOQUY_TRACING=off but still tells listeners', async () => {
     setupTracing({ env: { COLLOQUY_TRACING: 'off' } });
     const ends: string[] = [];
