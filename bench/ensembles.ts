@@ -10,7 +10,8 @@
 //    per turn at 1,000 turns, growth <= 1.5x), as the mean (total minus Runner, over N) and as
 //    the median of the per-turn gaps between Runner calls (robust to the OS preempting the
 //    process on a loaded machine), plus the early/late turns of the longest run.
-//    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work).
+//    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work). The
+//    store writes per turn are counted too (one SQLite transaction, `appendMany`, is the target).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
 //    execution time (target <= 1.2).
 // 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
@@ -98,6 +99,28 @@ const median = (values: number[]): number => {
   return sorted.length ? sorted[Math.floor(sorted.length / 2)]! : NaN;
 };
 
+/** Store writes by method, counted while an ensemble runs (each is one SQLite transaction). */
+const writes: Record<string, number> = {};
+for (const method of ['append', 'appendMany', 'setMetadata', 'putCheckpoint', 'reset'] as const) {
+  const original = SqliteStore.prototype[method] as (...args: unknown[]) => Promise<unknown>;
+  (SqliteStore.prototype as unknown as Record<string, unknown>)[method] = function counted(
+    this: SqliteStore,
+    ...args: unknown[]
+  ) {
+    writes[method] = (writes[method] ?? 0) + 1;
+    return original.apply(this, args);
+  };
+}
+
+/** The writes counted since the last call, per turn, e.g. `appendMany 1.00`. */
+function writesPerTurn(turns: number): string {
+  const text = Object.entries(writes)
+    .map(([method, count]) => `${method} ${(count / turns).toFixed(2)}`)
+    .join(', ');
+  for (const method of Object.keys(writes)) delete writes[method];
+  return text;
+}
+
 async function ensembleTurns(turns: number): Promise<{
   ms: number;
   runnerMs: number;
@@ -106,6 +129,7 @@ async function ensembleTurns(turns: number): Promise<{
   reason: string;
   count: number;
   gaps: number[];
+  writes: string;
 }> {
   const ensemble = parseEnsemble(
     `name: loop\nagents:\n  - name: talker\n    model_profile: p\n    system_prompt: x\n` +
@@ -119,6 +143,7 @@ async function ensembleTurns(turns: number): Promise<{
     inRunner = 0;
     inRunnerCpu = 0;
     marks = [];
+    writesPerTurn(1);
     const started = performance.now();
     const cpu = process.cpuUsage();
     const result = await runEnsemble(ensemble, { store, createModel: model, input: 'go' });
@@ -131,6 +156,7 @@ async function ensembleTurns(turns: number): Promise<{
       runnerCpuMs: inRunnerCpu,
       reason: result.completion_reason,
       count: result.turn_count,
+      writes: writesPerTurn(turns),
     };
   } finally {
     await store.close();
@@ -158,7 +184,7 @@ async function perTurnOverhead(): Promise<void> {
       `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
         `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn mean, ` +
         `${typical.toFixed(3)} ms/turn median (CPU: ${cpuOverhead.toFixed(3)} ms/turn); ` +
-        `bare Runner, same calls, separately: ${baseline.toFixed(0)} ms`,
+        `bare Runner, same calls, separately: ${baseline.toFixed(0)} ms; store writes per turn: ${run.writes}`,
     );
   }
   if (overheads.length > 1) {

@@ -115,7 +115,8 @@ export function parseLlmOutput(text: string): Record<string, unknown> {
 }
 
 /**
- * Runs one turn of an LLM agent and appends the turn's items to its sub-thread.
+ * Runs one turn of an LLM agent and stages the turn's items in its sub-thread (the run's next
+ * save or commit writes them).
  *
  * @example
  * ```ts
@@ -153,16 +154,15 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     },
     tools,
   });
-  // One pass over the cached sub-thread (no copies of it: a turn's cost stays flat).
-  const prior = await workflow.view(thread);
-  const count = prior.length;
-  const input: AgentInputItem[] = new Array<AgentInputItem>(count + 1);
-  for (let i = 0; i < count; i++) input[i] = prior[i]!.item;
-  input[count] = {
-    role: 'user',
-    content: (options.formatPrompt ?? llmPrompt)(options.input, agent),
-  };
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+  // The cached sub-thread's items, copied as references (see WorkflowThread.inputs).
+  const input = (await workflow.inputs(thread)).slice();
+  const count = input.length;
+  input.push({ role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) });
+  // A timer cleared when the call ends (AbortSignal.timeout's would stay pending for the whole
+  // timeout, one more each turn).
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), Math.min(options.timeoutMs, 2 ** 31 - 1));
+  const signal = AbortSignal.any([options.signal, timeout.signal]);
   const context = agentTraceContext(workflow.runId, agent.name);
   let result;
   try {
@@ -181,6 +181,8 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
       `${reason}. Check the model profile "${agent.model_profile}" and its script or API settings.`,
       { cause: error },
     );
+  } finally {
+    clearTimeout(timer);
   }
   const createdAt = new Date().toISOString();
   // This turn's items: the user message and what the run produced (`result.history` would
@@ -197,7 +199,8 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
       createdAt,
     },
   }));
-  if (items.length) await workflow.append(thread, items);
+  // Written with the step's checkpoint (or commit), in the same transaction as the head.
+  if (items.length) await workflow.stage(thread, items);
   const usage = result.runContext.usage;
   return {
     data: parseLlmOutput(String(result.finalOutput ?? '')),

@@ -10,17 +10,25 @@
  * Saving and committing cost the same whatever the length of the run: nothing rewrites earlier
  * turns.
  *
+ * Items an agent adds to its sub-thread during a step are staged ({@link WorkflowThread.stage})
+ * and written with the next save or commit, in one `appendBatch` with the head: on a store with
+ * `appendMany` (SQLite) a turn is one transaction, and an agent's items land together with the
+ * head that records its outcome.
+ *
  * Thread ids: `{runId}::main` and `{runId}::{name}`. Saved-state versions: see `runState.ts`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import type { AgentInputItem } from '@openai/agents-core';
 import { SerializationError } from '../errors.js';
+import { appendBatch } from '../stores/appendBatch.js';
 import type { ThreadItem } from '../stores/item.js';
-import type { ThreadStore } from '../stores/types.js';
+import type { AppendBatchEntry, ThreadStore } from '../stores/types.js';
 import type { ConversationTurn, RunData, WorkflowState } from './runState.js';
 import { RUN_STATE_SCHEMA_VERSION } from './runState.js';
 import type { ConversationState } from './state.js';
 import { headOf } from './state.js';
+import { SubThreadCache } from './subThreads.js';
 import { invalid, turnFromItem, turnItem, workflowStateFromJSON } from './workflowState.js';
 
 export { migrateV1, turnFromItem, turnItem, workflowStateFromJSON } from './workflowState.js';
@@ -47,7 +55,8 @@ export class WorkflowThread {
   #state: WorkflowState;
   readonly #history: ConversationTurn[];
   readonly #versions: Record<string, number>;
-  readonly #items = new Map<string, ThreadItem[]>();
+  /** Sub-threads read so far, and the items staged for the next save or commit. */
+  readonly #threads = new SubThreadCache();
 
   private constructor(
     store: ThreadStore,
@@ -172,13 +181,7 @@ export class WorkflowThread {
   }
 
   async #save(copy: WorkflowState, label: string, checkpoint: boolean): Promise<void> {
-    await this.store.setMetadata(
-      this.mainThreadId,
-      { kind: 'workflow', workflow: copy },
-      this.runId,
-    );
-    this.#state = copy;
-    this.#versions[this.mainThreadId] ??= 0;
+    await this.#write(copy, []);
     if (!checkpoint) return;
     await this.store.putCheckpoint({
       checkpointId: `${this.runId}:${randomUUID()}`,
@@ -208,16 +211,49 @@ export class WorkflowThread {
     await this.#commit(snapshot, turns, label);
   }
 
-  async #commit(copy: WorkflowState, turns: ConversationTurn[], label: string): Promise<void> {
+  // `label` is kept for the callers' logs: the turn items are the checkpoint.
+  async #commit(copy: WorkflowState, turns: ConversationTurn[], _label: string): Promise<void> {
     if (copy.conversation.turn_count !== this.#history.length + turns.length)
       throw invalid(this.runId, 'a commit whose head does not count its turns');
-    if (turns.length) {
-      const threads = this.#subThreadVersions();
-      await this.#appendMain(turns.map((turn) => turnItem(this.runId, turn, threads)));
-    }
-    this.#history.push(...turns);
+    const threads = turns.length ? this.#subThreadVersions() : {};
     // The turn items are the checkpoint (position + sub-thread versions): no store checkpoint.
-    await this.#save(copy, label, false);
+    await this.#write(
+      copy,
+      turns.map((turn) => turnItem(this.runId, turn, threads)),
+    );
+    this.#history.push(...turns);
+  }
+
+  /**
+   * Writes the staged sub-thread items, then `items` to the main thread with the head `copy` as
+   * its metadata: one `appendBatch` (one transaction where the store has `appendMany`). The main
+   * thread's append is checked against its known version (ConflictError if another writer
+   * appended since).
+   */
+  async #write(copy: WorkflowState, items: ThreadItem[]): Promise<void> {
+    const main = this.mainThreadId;
+    // Taken out now: agents still running may stage more while the batch is being written.
+    const taken = this.#threads.take();
+    const batch: AppendBatchEntry[] = taken.map(([threadId, staged]) => ({
+      threadId,
+      items: staged,
+      options: { expectedVersion: this.#versions[threadId]! - staged.length, chatId: this.runId },
+    }));
+    batch.push({
+      threadId: main,
+      items,
+      options: { expectedVersion: this.#versions[main] ?? 0, chatId: this.runId },
+      metadata: { kind: 'workflow', workflow: copy },
+    });
+    let versions: number[];
+    try {
+      versions = await appendBatch(this.store, batch);
+    } catch (error) {
+      this.#threads.restage(taken);
+      throw error;
+    }
+    this.#versions[main] = versions.at(-1)!;
+    this.#state = copy;
   }
 
   /** The versions of the run's sub-threads (by name; the main thread is left out). */
@@ -238,15 +274,44 @@ export class WorkflowThread {
     });
   }
 
-  /** Appends items to a sub-thread; returns its new version. */
+  /**
+   * Appends items to a sub-thread now (after any staged for it); returns its new version. An
+   * ensemble's agents {@link stage} instead.
+   */
   async append(name: string, items: ThreadItem[]): Promise<number> {
     const id = this.threadId(name);
-    const version = await this.store.append(id, items, {
-      expectedVersion: await this.version(name),
-      chatId: this.runId,
-    });
+    const known = await this.version(name);
+    const taken = this.#threads.take(id);
+    const staged = taken[0]?.[1] ?? [];
+    let version: number;
+    try {
+      [version] = (await appendBatch(this.store, [
+        {
+          threadId: id,
+          items: [...staged, ...items],
+          options: { expectedVersion: known - staged.length, chatId: this.runId },
+        },
+      ])) as [number];
+    } catch (error) {
+      this.#threads.restage(taken);
+      throw error;
+    }
+    this.#versions[id] = (this.#versions[id] ?? known) + items.length;
+    this.#threads.add(id, items);
+    return version;
+  }
+
+  /**
+   * Adds items to a sub-thread in memory (readable at once through {@link view}, {@link inputs}
+   * and {@link version}); the next save or commit writes them, with the head. Returns the new
+   * version.
+   */
+  async stage(name: string, items: ThreadItem[]): Promise<number> {
+    const id = this.threadId(name);
+    await this.#cached(name);
+    const version = (await this.version(name)) + items.length;
+    this.#threads.stage(id, items);
     this.#versions[id] = version;
-    this.#items.get(id)?.push(...items);
     return version;
   }
 
@@ -264,12 +329,23 @@ export class WorkflowThread {
     return this.#cached(name);
   }
 
+  /**
+   * The model input items of a sub-thread (each entry's `item`), kept like {@link view}: a view,
+   * not a copy. Copying it (`slice`) copies references only, without visiting each entry: the
+   * entries of a long conversation lie all over the heap, and reading each one's `item` cost
+   * more per turn the longer the conversation was.
+   */
+  async inputs(name: string): Promise<readonly AgentInputItem[]> {
+    await this.#cached(name);
+    return this.#threads.inputs(this.threadId(name))!;
+  }
+
   async #cached(name: string): Promise<ThreadItem[]> {
     const id = this.threadId(name);
-    let items = this.#items.get(id);
+    let items = this.#threads.entries(id);
     if (!items) {
       items = await this.store.readItems(id);
-      this.#items.set(id, items);
+      this.#threads.set(id, items);
       this.#versions[id] = items.length;
     }
     return items;
@@ -285,13 +361,14 @@ export class WorkflowThread {
     return version;
   }
 
-  /** Cuts a sub-thread back to `version` items (items written by an unfinished step). */
+  /** Cuts a sub-thread back to `version` items (items written or staged by an unfinished step). */
   async truncate(name: string, version: number): Promise<void> {
-    if ((await this.version(name)) <= version) return;
+    const current = await this.version(name);
+    if (current <= version) return;
     const id = this.threadId(name);
-    await this.store.reset(id, version);
+    if (this.#threads.cut(id, version, current - this.#threads.stagedCount(id)))
+      await this.store.reset(id, version);
     this.#versions[id] = version;
-    this.#items.get(id)?.splice(version);
   }
 }
 

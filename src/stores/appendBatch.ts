@@ -1,15 +1,17 @@
 /**
- * Appends to several threads: in one transaction when the store offers `appendMany`, else one
- * `append` per thread (each atomic on its own).
+ * Appends to several threads (and replaces the metadata of those entries that carry some): in one
+ * transaction when the store offers `appendMany`, else one `append` (then `setMetadata`) per
+ * thread, each atomic on its own.
  * @module
  */
 import { StoreError } from '../errors.js';
 import type { AppendBatchEntry, ThreadStore } from './types.js';
 
 /**
- * Appends every entry of `batch` and returns the new versions, in order. With `appendMany` it is
- * all or nothing; without, entries are appended in order and a `ConflictError` stops at the first
- * stale one (the entries before it stay written).
+ * Appends every entry of `batch` (then replaces its metadata, when it has some) and returns the
+ * new versions, in order. With `appendMany` it is all or nothing; without, entries are written in
+ * order and a `ConflictError` stops at the first stale one (the entries before it stay written),
+ * and an entry with metadata but no items is a `setMetadata` alone, without the version check.
  *
  * @example
  * ```ts
@@ -32,9 +34,16 @@ export async function appendBatch(
     seen.add(threadId);
   }
   if (batch.length === 0) return [];
-  if (batch.length > 1 && store.appendMany) return store.appendMany(batch);
+  if (store.appendMany && (batch.length > 1 || batch[0]!.metadata)) return store.appendMany(batch);
   const versions: number[] = [];
-  for (const { threadId, items, options } of batch)
-    versions.push(await store.append(threadId, items, options));
+  for (const { threadId, items, options, metadata } of batch) {
+    // A metadata-only entry is one setMetadata here (no version check: a round trip saved).
+    versions.push(
+      items.length || !metadata
+        ? await store.append(threadId, items, options)
+        : options.expectedVersion,
+    );
+    if (metadata) await store.setMetadata(threadId, metadata, options.chatId);
+  }
   return versions;
 }

@@ -147,15 +147,20 @@ export class SqliteStore implements ThreadStore {
   /** Every entry in one IMMEDIATE transaction: one commit for a whole agency call's threads. */
   async appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
     for (const { threadId, options } of batch) checkIds('appendMany', threadId, options.chatId);
-    const entries = batch.map(({ threadId, items, options }) => ({
+    const entries = batch.map(({ threadId, items, options, metadata }) => ({
       threadId,
       options,
       bodies: items.map((item) => serializeItem(threadId, item)),
+      metadata: metadata === undefined ? undefined : JSON.stringify(metadata),
     }));
     return this.#run('appendMany', () =>
       this.#db
         .transaction(() =>
-          entries.map(({ threadId, bodies, options }) => this.#appendIn(threadId, bodies, options)),
+          entries.map(({ threadId, bodies, options, metadata }) => {
+            const version = this.#appendIn(threadId, bodies, options);
+            if (metadata !== undefined) this.#setMetadataIn(threadId, metadata, options.chatId);
+            return version;
+          }),
         )
         .immediate(),
     );
@@ -193,14 +198,15 @@ export class SqliteStore implements ThreadStore {
     checkIds('setMetadata', threadId, chatId);
     const json = JSON.stringify(metadata);
     this.#run('setMetadata', () =>
-      this.#db
-        .transaction(() => {
-          const now = Date.now();
-          if (this.#sql.setMetadata.run(json, now, threadId).changes === 0)
-            this.#createThread(threadId, chatId ?? null, json, now);
-        })
-        .immediate(),
+      this.#db.transaction(() => this.#setMetadataIn(threadId, json, chatId)).immediate(),
     );
+  }
+
+  /** Replaces a thread's metadata (JSON text), creating the thread; inside the caller's transaction. */
+  #setMetadataIn(threadId: string, json: string, chatId: string | null | undefined): void {
+    const now = Date.now();
+    if (this.#sql.setMetadata.run(json, now, threadId).changes === 0)
+      this.#createThread(threadId, chatId ?? null, json, now);
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {

@@ -60,6 +60,13 @@ export interface AppendBatchEntry {
   threadId: string;
   items: ThreadItem[];
   options: AppendOptions;
+  /**
+   * Replaces the thread's metadata after its items are appended, in the same transaction (as
+   * `setMetadata` would, creating the thread if needed). With no items the entry is a version
+   * check plus this metadata (without `appendMany`, `appendBatch` skips the check): how a
+   * workflow saves its head together with its threads' items.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 /** Options of {@link ThreadStore.fork}. */
@@ -117,9 +124,9 @@ export interface ThreadStore {
 
   /**
    * Appends to several threads (each at most once) all or nothing, as one transaction (optional:
-   * `appendBatch` falls back to one `append` per thread). Each entry is checked as `append` checks
-   * it; when any entry's version differs, `ConflictError` names that thread and nothing is written.
-   * Returns the new versions, in order.
+   * `appendBatch` falls back to one `append` per thread, then its `setMetadata`). Each entry is
+   * checked as `append` checks it; when any entry's version differs, `ConflictError` names that
+   * thread and nothing is written (metadata included). Returns the new versions, in order.
    */
   appendMany?(batch: readonly AppendBatchEntry[]): Promise<number[]>;
 

@@ -125,20 +125,29 @@ describe('executeAgent', () => {
     expect(outcome.error).toMatch(/sub-ensembles need runEnsemble to run them/);
   });
 
-  it('a store failure while saving an LLM turn is not the agent`s failure: it rejects', async () => {
+  it('a store failure while saving an LLM turn is not the agent`s failure: the save rejects', async () => {
     const dir = tempDir();
     const store = new MemoryStore();
+    const workflow = await WorkflowThread.create(store, 'exec-store', {
+      conversation: createConversationState(),
+      data: { status: 'running', ensemble: 'e', input: '', book: createBook(), elapsed_ms: 0 },
+    });
     const base = await options(`name: e\nagents:\n  - { name: w, model_profile: p }\n`, dir, {
-      workflow: await WorkflowThread.create(store, 'exec-store', {
-        conversation: createConversationState(),
-        data: { status: 'running', ensemble: 'e', input: '', book: createBook(), elapsed_ms: 0 },
-      }),
+      workflow,
     });
     store.append = async () => {
       throw new Error('database is locked');
     };
-    await expect(
-      executeAgent({ ...base, model: async () => ({ model: new ScriptedModel(['hi']) }) }),
-    ).rejects.toThrow('database is locked');
+    // The turn's items are staged; the step's save writes them, and its failure is thrown.
+    const outcome = await executeAgent({
+      ...base,
+      model: async () => ({ model: new ScriptedModel(['hi']) }),
+    });
+    expect(outcome.status).toBeUndefined();
+    expect(await workflow.version('w')).toBe(2);
+    await expect(workflow.save(workflow.state, 'step', false)).rejects.toThrow(
+      'database is locked',
+    );
+    expect(await store.readItems('exec-store::w')).toHaveLength(0);
   });
 });

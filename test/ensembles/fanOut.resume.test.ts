@@ -8,6 +8,9 @@ import { comparable, ensembleFrom, tempDir, writeScript } from './helpers.js';
 
 /** Answers `{ said: <item> }`; with `gate`, an item named `slow` waits until the call is aborted. */
 class ItemModel extends ScriptedModel {
+  /** The items answered so far. */
+  readonly answered: string[] = [];
+
   constructor(private readonly gate: boolean) {
     super(
       [
@@ -26,7 +29,9 @@ class ItemModel extends ScriptedModel {
         request.signal?.addEventListener('abort', stop, { once: true });
       });
     }
-    return super.getResponse(request);
+    const response = await super.getResponse(request);
+    this.answered.push(/Task: (\w+)/.exec(JSON.stringify(request.input))?.[1] ?? '');
+    return response;
   }
 }
 
@@ -52,27 +57,36 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe('fan_out LLM agents on resume', () => {
-  it('cuts what an interrupted step wrote to each instance sub-thread, so resuming does not repeat it', async () => {
+  it('cuts what an interrupted step left in each instance sub-thread, so resuming does not repeat it', async () => {
     const dir = tempDir();
     const store = new MemoryStore();
     const controller = new AbortController();
+    const model = new ItemModel(true);
     const interrupted = runEnsemble(fanEnsemble(dir), {
       store,
       runId: 'fan-1',
       signal: controller.signal,
-      createModel: () => new ItemModel(true),
+      createModel: () => model,
     });
-    // Instances 0 and 2 finish and write their turn; instance 1 hangs: interrupt the run then.
-    await waitFor(async () => {
-      const threads = await store.listThreads({ chatId: 'fan-1' });
-      const version = (id: string) => threads.find((t) => t.threadId === id)?.version ?? 0;
-      return version('fan-1::say#0') > 0 && version('fan-1::say#2') > 0;
-    });
+    // Instances 0 and 2 finish their turn; instance 1 hangs: interrupt the run then.
+    await waitFor(async () => model.answered.includes('fast') && model.answered.includes('quick'));
     controller.abort();
     await expect(interrupted).rejects.toMatchObject({ code: 'ABORTED' });
     const saved = await WorkflowThread.load(store, 'fan-1');
     expect(saved!.state.execution.currentStep?.inputs.say?.fan_out_versions).toEqual([0, 0, 0]);
-    expect(await store.readItems('fan-1::say#0')).toHaveLength(2);
+    // Staged items are written with the head that records their agent's outcome: the unfinished
+    // agent wrote nothing.
+    expect(await store.readItems('fan-1::say#0')).toHaveLength(0);
+    // What a store without appendMany can be left with by a crash between writing an instance's
+    // items and the head: items beyond the versions the step recorded. Resume cuts them.
+    await store.append(
+      'fan-1::say#0',
+      [
+        { id: 'say#0-0', item: { role: 'user', content: 'Task: fast' } },
+        { id: 'say#0-1', item: { role: 'user', content: 'left by a crash' } },
+      ],
+      { expectedVersion: 0, chatId: 'fan-1' },
+    );
 
     const resumed = await runEnsemble(fanEnsemble(dir), {
       store,

@@ -38,6 +38,53 @@ export function appendManyTests(store: StoreHandle): void {
       );
     });
 
+    it('replaces the metadata of entries that carry some, after their items', async () => {
+      await store().append('t1', items('a', 1), { expectedVersion: 0, chatId: 'c1' });
+      const versions = await appendBatch(store(), [
+        { threadId: 't1', items: items('a', 1, 1), options: { expectedVersion: 1 } },
+        {
+          threadId: 't2',
+          items: [],
+          options: { expectedVersion: 0, chatId: 'c1' },
+          metadata: { head: 1 },
+        },
+      ]);
+      expect(versions).toEqual([2, 0]);
+      expect(await store().getThread('t2')).toMatchObject({
+        chatId: 'c1',
+        version: 0,
+        metadata: { head: 1 },
+      });
+      expect((await store().getThread('t1'))?.metadata).toEqual({});
+      // A single entry with metadata: its items and its metadata together.
+      await appendBatch(store(), [
+        {
+          threadId: 't1',
+          items: items('a', 1, 2),
+          options: { expectedVersion: 2 },
+          metadata: { head: 3 },
+        },
+      ]);
+      expect(await store().getThread('t1')).toMatchObject({ version: 3, metadata: { head: 3 } });
+    });
+
+    it('leaves the metadata as it was when the batch conflicts and the store batches', async () => {
+      await store().setMetadata('t1', { head: 'old' });
+      await store().append('t1', items('a', 2), { expectedVersion: 0 });
+      const error = await appendBatch(store(), [
+        { threadId: 't0', items: items('z', 1), options: { expectedVersion: 0 } },
+        {
+          threadId: 't1',
+          items: items('b', 1),
+          options: { expectedVersion: 1 },
+          metadata: { head: 'new' },
+        },
+      ]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConflictError);
+      expect((await store().getThread('t1'))?.metadata).toEqual({ head: 'old' });
+      expect(ids(await store().readItems('t1'))).toEqual(['a-0', 'a-1']);
+    });
+
     it('refuses a batch that names one thread twice, before writing anything', async () => {
       await expect(
         appendBatch(store(), [
