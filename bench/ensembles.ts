@@ -10,6 +10,9 @@
 //    per turn at 1,000 turns, growth <= 1.5x), as the mean (total minus Runner, over N) and as
 //    the median of the per-turn gaps between Runner calls (robust to the OS preempting the
 //    process on a loaded machine), plus the early/late turns of the longest run.
+//    Garbage-collection pauses are summed per turn, between Runner calls and inside them, for the
+//    first and last tenth of the longest run: the SDK's garbage grows with the conversation, and
+//    a pause is paid wherever it falls.
 //    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work). The
 //    store writes per turn are counted too (one SQLite transaction, `appendMany`, is the target).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
@@ -17,6 +20,7 @@
 // 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
 //    `node -e 0`.
 import { execFileSync } from 'node:child_process';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,6 +72,22 @@ let inRunnerCpu = 0;
  * and preparing the next), so the gaps give a per-turn distribution, not only a mean.
  */
 let marks: { start: number; end: number }[] = [];
+/** Garbage-collection pauses (start/end, ms), to tell the collector's time from ours in the gaps. */
+let pauses: { start: number; end: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries())
+    pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+}).observe({ entryTypes: ['gc'] });
+
+/** GC milliseconds per turn inside the given windows (Runner calls or the gaps between them). */
+function gcPerTurn(windows: { start: number; end: number }[]): number {
+  let total = 0;
+  for (const window of windows)
+    for (const pause of pauses)
+      total += Math.max(0, Math.min(window.end, pause.end) - Math.max(window.start, pause.start));
+  return windows.length ? total / windows.length : 0;
+}
+
 const originalRun = Runner.prototype.run;
 Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[]) {
   const started = performance.now();
@@ -81,6 +101,16 @@ Runner.prototype.run = async function timedRun(this: Runner, ...args: unknown[])
     inRunnerCpu += cpuMs(cpu);
   }
 } as typeof Runner.prototype.run;
+
+/** The windows between Runner calls of the last run (start of the run to the first call, ...). */
+function gapWindows(runStarted: number): { start: number; end: number }[] {
+  let previous = runStarted;
+  return marks.map((mark) => {
+    const window = { start: previous, end: mark.start };
+    previous = mark.end;
+    return window;
+  });
+}
 
 /** The per-turn gaps of the last run (ms): run start to first call, between calls, last call to the end. */
 function turnGaps(runStarted: number, runEnded: number): number[] {
@@ -130,6 +160,8 @@ async function ensembleTurns(turns: number): Promise<{
   count: number;
   gaps: number[];
   writes: string;
+  /** GC ms per turn in the first and last tenth: between Runner calls, and inside them. */
+  gc: { gapEarly: number; gapLate: number; runnerEarly: number; runnerLate: number };
 }> {
   const ensemble = parseEnsemble(
     `name: loop\nagents:\n  - name: talker\n    model_profile: p\n    system_prompt: x\n` +
@@ -143,12 +175,21 @@ async function ensembleTurns(turns: number): Promise<{
     inRunner = 0;
     inRunnerCpu = 0;
     marks = [];
+    pauses = [];
     writesPerTurn(1);
     const started = performance.now();
     const cpu = process.cpuUsage();
     const result = await runEnsemble(ensemble, { store, createModel: model, input: 'go' });
     const ended = performance.now();
+    const gaps = gapWindows(started);
+    const tenth = Math.max(1, Math.floor(marks.length / 10));
     return {
+      gc: {
+        gapEarly: gcPerTurn(gaps.slice(1, tenth + 1)),
+        gapLate: gcPerTurn(gaps.slice(-tenth)),
+        runnerEarly: gcPerTurn(marks.slice(1, tenth + 1)),
+        runnerLate: gcPerTurn(marks.slice(-tenth)),
+      },
       ms: ended - started,
       gaps: turnGaps(started, ended),
       runnerMs: inRunner,
@@ -170,6 +211,7 @@ async function perTurnOverhead(): Promise<void> {
   const medians: number[] = [];
   const cpuOverheads: number[] = [];
   let lastGaps: number[] = [];
+  let lastGc: Awaited<ReturnType<typeof ensembleTurns>>['gc'] | undefined;
   for (const turns of TURN_COUNTS) {
     const baseline = await bareRunner(turns);
     const run = await ensembleTurns(turns);
@@ -180,6 +222,7 @@ async function perTurnOverhead(): Promise<void> {
     medians.push(typical);
     cpuOverheads.push(cpuOverhead);
     lastGaps = run.gaps;
+    lastGc = run.gc;
     console.log(
       `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
         `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn mean, ` +
@@ -203,6 +246,12 @@ async function perTurnOverhead(): Promise<void> {
     console.log(
       `within the ${TURN_COUNTS.at(-1)}-turn run: median per-turn overhead of the first tenth ` +
         `${early.toFixed(3)} ms, of the last tenth ${late.toFixed(3)} ms (${(late / early).toFixed(2)}x)`,
+    );
+    const gc = lastGc!;
+    console.log(
+      `garbage collection per turn, first -> last tenth: between Runner calls ${gc.gapEarly.toFixed(3)} -> ` +
+        `${gc.gapLate.toFixed(3)} ms, inside Runner calls ${gc.runnerEarly.toFixed(3)} -> ${gc.runnerLate.toFixed(3)} ms ` +
+        '(the SDK copies the conversation on every call; its garbage is collected wherever a pause falls)',
     );
     console.log(
       `load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs (the mean includes ` +
