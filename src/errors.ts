@@ -48,6 +48,7 @@ export type RequestErrorCode =
   | 'RUN_NOT_FOUND'
   | 'RUN_EXISTS'
   | 'RUN_ACTIVE'
+  | 'RUN_NOT_RUNNING'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_FIELD'
   | 'HOST_NOT_ALLOWED'

@@ -5,12 +5,18 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Job } from 'bullmq';
 import { ScriptedInputHandler } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
 import { readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from '../server/ensembleCatalog.js';
-import type { RunEvent, RunSummary, StartRunOptions } from '../server/ensembleRuns.js';
+import type {
+  RunCancellation,
+  RunEvent,
+  RunSummary,
+  StartRunOptions,
+} from '../server/ensembleRuns.js';
 import { HttpError, notFound } from '../server/errors.js';
 import type { RunExecutor } from '../server/executor.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -151,6 +157,36 @@ export class QueuedRuns implements RunExecutor {
     } finally {
       stop();
     }
+  }
+
+  /**
+   * Stops a running run on whichever worker runs it (or before any worker takes it): the cancel
+   * mark and the cancel message of agency calls, for the run's job. Waits up to `waitMs` (default
+   * 10 s) for the run to stop; a run still stopping answers with status `running`.
+   */
+  async cancel(
+    runId: string,
+    reason = 'The run was cancelled.',
+    waitMs = 10_000,
+  ): Promise<RunCancellation | null> {
+    const jobId = await this.#client.enqueue(`a check of run "${runId}"`, () =>
+      this.#client.redis.get(this.#client.connection.keys.runJob(runId)),
+    );
+    if (!jobId || !(await this.#job(runId))?.running) {
+      const summary = await this.state(runId);
+      return summary ? { cancelled: false, summary } : null;
+    }
+    await this.#client.cancel(jobId, reason);
+    const until = Date.now() + waitMs;
+    let summary = await this.state(runId);
+    while (summary?.status === 'running' && Date.now() < until) {
+      await sleep(50);
+      summary = await this.state(runId);
+    }
+    return {
+      cancelled: true,
+      summary: summary ?? { runId, ensemble: '', status: 'interrupted', turnCount: 0 },
+    };
   }
 
   async close(): Promise<void> {}

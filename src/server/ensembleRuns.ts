@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { errorInfo, type ErrorInfo } from '../errors.js';
+import { ColloquyError, errorInfo, type ErrorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import type { EnsembleEvent } from '../ensembles/events.js';
 import type { InputHandler } from '../ensembles/inputHandlers.js';
@@ -36,6 +36,13 @@ export interface RunSummary {
   turnCount: number;
   result?: ConversationResult;
   error?: ErrorInfo;
+}
+
+/** What cancelling a run did: whether it was running, and its state afterwards. */
+export interface RunCancellation {
+  /** True when the run was running and has been asked to stop. */
+  cancelled: boolean;
+  summary: RunSummary;
 }
 
 /** Options of {@link EnsembleRuns.start} and {@link EnsembleRuns.resume}. */
@@ -194,6 +201,22 @@ export class EnsembleRuns {
   /** Runs still running in this process. */
   get running(): number {
     return [...this.#live.values()].filter((run) => run.summary.status === 'running').length;
+  }
+
+  /**
+   * Stops a running run: its running agents are aborted, its finished turns stay saved, and it
+   * ends `interrupted`, resumable with {@link EnsembleRuns.resume}. Resolves once it has stopped,
+   * with `cancelled: false` for a run that was not running, or null for an unknown run.
+   */
+  async cancel(runId: string, reason = 'The run was cancelled.'): Promise<RunCancellation | null> {
+    const live = this.#live.get(runId);
+    if (live?.summary.status === 'running') {
+      live.controller.abort(new ColloquyError('ABORTED', reason));
+      await live.done;
+      return { cancelled: true, summary: structuredClone(live.summary) };
+    }
+    const summary = await this.state(runId);
+    return summary ? { cancelled: false, summary } : null;
   }
 
   /**

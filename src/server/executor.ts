@@ -9,7 +9,7 @@ import type { GetResponseOptions, ResumeOptions } from '../agency/agency.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyInput } from '../agency/input.js';
 import type { AgencyResponse } from '../agency/result.js';
-import type { RunEvent, RunSummary, StartRunOptions } from './ensembleRuns.js';
+import type { RunCancellation, RunEvent, RunSummary, StartRunOptions } from './ensembleRuns.js';
 import { parsePendingCall } from '../agency/approvals.js';
 import { CallTracker } from './callTracker.js';
 import { notFound } from './errors.js';
@@ -44,6 +44,8 @@ export interface RunExecutor {
   resume(runId: string, options?: StartRunOptions): Promise<RunSummary>;
   state(runId: string): Promise<RunSummary | null>;
   follow(runId: string, after?: number, signal?: AbortSignal): AsyncIterable<[number, RunEvent]>;
+  /** Stops a running run wherever it runs (null: unknown run); see `EnsembleRuns.cancel`. */
+  cancel(runId: string, reason?: string): Promise<RunCancellation | null>;
   /** Lets running work finish within `graceMs`, then stops following it. */
   close(graceMs?: number): Promise<void>;
 }

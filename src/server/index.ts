@@ -30,6 +30,7 @@ export type { DirectoryEnsembleCatalogOptions, EnsembleCatalog } from './ensembl
 export { EnsembleRuns } from './ensembleRuns.js';
 export type {
   EnsembleRunsOptions,
+  RunCancellation,
   RunEvent,
   RunStatus,
   RunSummary,

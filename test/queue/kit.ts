@@ -75,6 +75,8 @@ export interface KitOptions {
   worker?: Partial<Omit<CreateWorkerOptions, 'registry' | 'queue' | 'prefix'>>;
   /** Passed to the client. */
   client?: Omit<QueueClientOptions, 'queue' | 'prefix'>;
+  /** A directory of ensembles the workers offer (default none). */
+  ensembles?: string;
 }
 
 /** The running kit. */
@@ -112,6 +114,7 @@ export async function startKit(options: KitOptions = {}): Promise<Kit> {
       agencies: kitAgencies(store, model),
       store,
       ownsStore: false,
+      ...(options.ensembles ? { ensembles: options.ensembles } : {}),
     });
     const jobs: KitWorker['jobs'] = [];
     const worker = createWorker({

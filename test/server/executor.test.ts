@@ -50,6 +50,7 @@ function recordingExecutor() {
       resume: async () => {
         throw new Error('not used');
       },
+      cancel: async () => null,
       state: async () => null,
       async *follow() {},
       close: async () => undefined,

@@ -1,13 +1,13 @@
 /**
  * Ensemble routes: list ensembles, start a run (in the background), read its state, follow its
- * progress events over SSE, resume it from its last checkpoint.
+ * progress events over SSE, cancel it, resume it from its last checkpoint.
  * @module
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { answersFileSchema, ScriptedInputHandler } from '../../ensembles/inputHandlers.js';
 import { idSchema, type RouteContext } from '../context.js';
-import { notFound, readJson, validationError } from '../errors.js';
+import { HttpError, notFound, readJson, validationError } from '../errors.js';
 import type { StartRunOptions } from '../ensembleRuns.js';
 import { streamEvents } from '../sse.js';
 
@@ -90,6 +90,31 @@ export function ensembleRoutes(context: RouteContext): Hono {
     return streamEvents(c, (signal) => runs.follow(runId, after, signal), {
       inflight: context.inflight,
     });
+  });
+
+  // Stops a running run (in this process or on its worker); it ends `interrupted`, resumable.
+  app.delete('/runs/:id', async (c) => {
+    const runId = runIdParam(c.req.param('id'));
+    const outcome = await runs.cancel(runId, 'The run was cancelled (DELETE /runs/:id).');
+    if (!outcome)
+      throw notFound(
+        'RUN_NOT_FOUND',
+        `Run "${runId}"`,
+        [],
+        'Check the run id (POST /ensembles/:name/runs returns it).',
+      );
+    if (!outcome.cancelled) {
+      throw new HttpError(
+        409,
+        'RUN_NOT_RUNNING',
+        `Run "${runId}" is not running (status ${outcome.summary.status}): there is nothing to cancel.`,
+      );
+    }
+    const { summary } = outcome;
+    return c.json(
+      { ...summary, cancelled: true, links: links(runId) },
+      summary.status === 'running' ? 202 : 200,
+    );
   });
 
   app.post('/runs/:id/resume', async (c) => {
