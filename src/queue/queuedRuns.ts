@@ -55,10 +55,10 @@ export class QueuedRuns implements RunExecutor {
   async start(name: string, options: StartRunOptions = {}): Promise<RunSummary> {
     const ensemble = await this.#catalog.load(name);
     const runId = options.runId ?? `run_${randomUUID()}`;
-    const known = await this.#client.enqueue(`a check of run "${runId}"`, () =>
-      this.#client.redis.exists(this.#client.connection.keys.runJob(runId)),
-    );
-    if (known > 0 || (await this.#store.getThread(`${runId}::main`))) {
+    // A run id is taken by a job of it (queued, running or kept after it ended) or by its saved
+    // state. A key left by a start whose job never landed (Redis failed mid-add) takes nothing.
+    const job = await this.#client.enqueue(`a check of run "${runId}"`, () => this.#job(runId));
+    if (job?.exists || (await this.#store.getThread(`${runId}::main`))) {
       throw new HttpError(
         409,
         'RUN_EXISTS',
@@ -205,17 +205,22 @@ export class QueuedRuns implements RunExecutor {
     );
   }
 
-  async #job(
-    runId: string,
-  ): Promise<{ running: boolean; outcome?: RunOutcome; ensemble?: string } | null> {
+  async #job(runId: string): Promise<{
+    running: boolean;
+    /** False when the run's key names a job that is not (or no longer) in the queue. */
+    exists: boolean;
+    outcome?: RunOutcome;
+    ensemble?: string;
+  } | null> {
     const jobId = await this.#client.redis.get(this.#client.connection.keys.runJob(runId));
     if (!jobId) return null;
     // The state first: a job read before it finished would have no result yet.
     const state = await this.#client.queue.getJobState(jobId);
     const job = await Job.fromId(this.#client.queue, jobId);
-    if (!job) return { running: false };
+    if (!job) return { running: false, exists: false };
     const data = job.data as RunJobData;
     return {
+      exists: true,
       running: RUNNING.has(state),
       ...(state === 'completed' ? { outcome: job.returnvalue as RunOutcome } : {}),
       ...(state === 'failed'

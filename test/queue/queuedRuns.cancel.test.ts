@@ -75,4 +75,23 @@ describe.skipIf(Boolean(skip))(`queued run cancel${skip ? ` (skipped: ${skip})` 
       'slow',
     ]);
   });
+
+  it('starts a run whose id is held only by the key of a start that never landed', async () => {
+    const dir = ensemblesDir();
+    process.env.SLOW_MS = '0';
+    kit = await startKit({ ensembles: dir });
+    const runs = new QueuedRuns(kit.client, new DirectoryEnsembleCatalog({ dir }), kit.store);
+    const runId = uniqueName('run');
+    // What a start leaves when Redis fails after its keys were written and before its job landed.
+    await kit.client.redis.set(kit.client.connection.keys.runJob(runId), 'run_never_landed');
+    expect(await runs.start('steps', { runId })).toMatchObject({ runId, status: 'running' });
+    let state = await runs.state(runId);
+    for (let i = 0; i < 200 && state?.status === 'running'; i++) {
+      await sleep(25);
+      state = await runs.state(runId);
+    }
+    expect(state?.status).toBe('finished');
+    // Its id is taken now.
+    await expect(runs.start('steps', { runId })).rejects.toMatchObject({ code: 'RUN_EXISTS' });
+  });
 });
