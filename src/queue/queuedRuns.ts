@@ -17,7 +17,7 @@ import type {
   RunSummary,
   StartRunOptions,
 } from '../server/ensembleRuns.js';
-import { HttpError, notFound } from '../server/errors.js';
+import { HttpError, runNotFound } from '../server/errors.js';
 import type { RunExecutor } from '../server/executor.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { QueueClient } from './client.js';
@@ -247,13 +247,4 @@ export class QueuedRuns implements RunExecutor {
       ...(saved.result ? { result: saved.result as ConversationResult } : {}),
     };
   }
-}
-
-function runNotFound(runId: string): HttpError {
-  return notFound(
-    'RUN_NOT_FOUND',
-    `Run "${runId}"`,
-    [],
-    'Check the run id (POST /ensembles/:name/runs returns it).',
-  );
 }

@@ -19,7 +19,7 @@ import type { ProfileRegistry } from '../models/profiles.js';
 import type { ThreadStore } from '../stores/types.js';
 import { ensembleRunExists, readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
-import { HttpError, notFound } from './errors.js';
+import { HttpError, runNotFound } from './errors.js';
 import { publicError, publicErrorInfo } from './publicError.js';
 
 /** Where a run is: running here, finished, stopped without finishing (resumable), or failed. */
@@ -141,13 +141,7 @@ export class EnsembleRuns {
       );
     }
     const saved = await this.#saved(runId);
-    if (!saved)
-      throw notFound(
-        'RUN_NOT_FOUND',
-        `Run "${runId}"`,
-        [],
-        'Check the run id (POST /ensembles/:name/runs returns it).',
-      );
+    if (!saved) throw runNotFound(runId);
     if (saved.status === 'finished') return saved;
     const ensemble = await this.catalog.findByEnsembleName(saved.ensemble);
     if (!ensemble) {

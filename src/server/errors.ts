@@ -248,3 +248,13 @@ export function notFound(
       : '';
   return new HttpError(404, code, `${what} was not found.${list} ${hint}`.trim());
 }
+
+/** The 404 for an ensemble run id no server or store knows. */
+export function runNotFound(runId: string): HttpError {
+  return notFound(
+    'RUN_NOT_FOUND',
+    `Run "${runId}"`,
+    [],
+    'Check the run id (POST /ensembles/:name/runs returns it).',
+  );
+}

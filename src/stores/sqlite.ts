@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ColloquyError, ConflictError, SerializationError, StoreError } from '../errors.js';
+import { ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
+import { sqliteError } from './sqliteErrors.js';
 import { SqliteLeases } from './sqliteLeases.js';
 import {
   archiveThreadId,
@@ -17,7 +18,6 @@ import {
   checkReset,
   resolveRange,
   serializeItem,
-  storeFailure,
   threadNotFound,
 } from './common.js';
 import {
@@ -84,9 +84,11 @@ export class SqliteStore implements ThreadStore {
       this.#db.pragma(`synchronous = ${opts.synchronous}`);
       migrate(this.#db, opts.path);
       this.#sql = prepareStatements(this.#db);
-      this.leases = new SqliteLeases(this.#db, (operation, error) => this.#wrap(operation, error));
+      this.leases = new SqliteLeases(this.#db, (operation, error) =>
+        sqliteError(this.#path, operation, error),
+      );
     } catch (error) {
-      throw this.#wrap(`open "${opts.path}"`, error);
+      throw sqliteError(this.#path, `open "${opts.path}"`, error);
     }
   }
 
@@ -383,21 +385,7 @@ export class SqliteStore implements ThreadStore {
     try {
       return fn();
     } catch (error) {
-      throw this.#wrap(operation, error);
+      throw sqliteError(this.#path, operation, error);
     }
-  }
-
-  #wrap(operation: string, error: unknown): Error {
-    if (error instanceof ColloquyError) return error;
-    if (error instanceof SyntaxError)
-      return new SerializationError(
-        `SqliteStore: ${operation} on "${this.#path}" read a row that is not valid JSON (${error.message}); the file is corrupt. Restore it from a backup.`,
-        { cause: error },
-      );
-    const code = (error as { code?: unknown }).code;
-    const transient =
-      typeof code === 'string' &&
-      (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
-    return storeFailure('sqlite', `${operation} on "${this.#path}"`, error, transient);
   }
 }

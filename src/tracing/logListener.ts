@@ -25,7 +25,7 @@ function tokens(span: SpanRecord): Record<string, unknown> {
     : {};
 }
 
-/** The level each kind of span is logged at when it succeeds (others are not logged). */
+/** The level each kind of span is logged at (others are not logged); a failed agent run is `error`. */
 const LEVEL_OF: Partial<Record<SpanRecord['kind'], 'info' | 'debug'>> = {
   agent: 'info',
   ensemble_agent: 'info',
@@ -41,7 +41,8 @@ export function createLogListener(logger: () => Logger = getDefaultLogger): Trac
     onSpanEnd(span, trace) {
       const log = logger();
       // Spans end several times per model call: build no log record nobody will see.
-      const level = span.error ? 'error' : LEVEL_OF[span.kind];
+      const failedRun = span.error && (span.kind === 'agent' || span.kind === 'ensemble_agent');
+      const level = failedRun ? 'error' : LEVEL_OF[span.kind];
       if (!level || !log.isLevelEnabled(level)) return;
       const outcome = span.error ? 'error' : 'ok';
       const base = { ...ids(trace), durationMs: span.durationMs, ...tokens(span) };

@@ -6,7 +6,7 @@ import { loadEnsemble } from '../../src/ensembles/load.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import type { ConversationResult } from '../../src/ensembles/runState.js';
 import { MemoryStore } from '../../src/stores/memory.js';
-import { tempDir, writeScript } from './helpers.js';
+import { nestedDepth, tempDir, writeScript } from './helpers.js';
 
 /** Writes `name.yaml` into dir and returns its path. */
 function write(dir: string, name: string, yaml: string): string {
@@ -103,14 +103,9 @@ describe('sub-ensembles and loops in a run', () => {
     const self = write(dir, 'self', `name: self\nagents:\n  - { name: again, ensemble: self }\n`);
     const run = await runEnsemble(await loadEnsemble(self), { store: new MemoryStore() });
     // Each level's agent outputs its child's result; the child at the limit fails its agent.
-    let level = run.final_state.again as Record<string, unknown>;
-    let depth = 1;
-    while ((level.final_state as Record<string, unknown>).again) {
-      level = (level.final_state as Record<string, unknown>).again as Record<string, unknown>;
-      depth += 1;
-    }
+    const { depth, deepest } = nestedDepth(run, 'again');
     expect(depth).toBe(MAX_ENSEMBLE_DEPTH);
-    expect(level.failed_agents).toEqual(['again']);
+    expect(deepest.failed_agents).toEqual(['again']);
     expect(run.completion_reason).toBe('completed');
   });
 

@@ -12,7 +12,7 @@ import { createEnsembleTracer } from '../../src/ensembles/tracing.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { traceStoreFor } from '../../src/stores/traceStores.js';
 import { setupTracing, shutdownTracing } from '../../src/tracing/setup.js';
-import { tempDir, writeScript } from './helpers.js';
+import { nestedDepth, tempDir, writeScript } from './helpers.js';
 
 afterAll(() => shutdownTracing());
 
@@ -282,14 +282,9 @@ describe('dispatch nesting', () => {
       `name: self\nagents:\n  - { name: route, script: ./route.js }\n  - { name: again, dispatch: '\${route.target}', depends_on: [route] }\n`,
     );
     const result = await runEnsemble(await loadEnsemble(self), { store: new MemoryStore() });
-    let level = result.final_state.again as Record<string, unknown>;
-    let depth = 1;
-    while ((level.final_state as Record<string, unknown>).again) {
-      level = (level.final_state as Record<string, unknown>).again as Record<string, unknown>;
-      depth += 1;
-    }
+    const { depth, deepest } = nestedDepth(result, 'again');
     expect(depth).toBe(MAX_ENSEMBLE_DEPTH);
-    expect(level.failed_agents).toEqual(['again']);
+    expect(deepest.failed_agents).toEqual(['again']);
     expect(result.completion_reason).toBe('completed');
   });
 });

@@ -53,3 +53,21 @@ export function comparable(result: ConversationResult) {
     ),
   };
 }
+
+/**
+ * How deep a self-nesting run went: follows the output of `agent` (a child run's result, which
+ * holds the next level's output under the same name) down to the level that stopped, and
+ * returns that depth with that level's output.
+ */
+export function nestedDepth(
+  result: ConversationResult,
+  agent: string,
+): { depth: number; deepest: Record<string, unknown> } {
+  let deepest = result.final_state[agent] as Record<string, unknown>;
+  let depth = 1;
+  while ((deepest.final_state as Record<string, unknown>)[agent]) {
+    deepest = (deepest.final_state as Record<string, unknown>)[agent] as Record<string, unknown>;
+    depth += 1;
+  }
+  return { depth, deepest };
+}

@@ -3,30 +3,22 @@
  * cancel reaches the worker running it, the run stops with its finished turns kept, and another
  * start of the same work resumes it to the end. On the test Redis with an in-process worker.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueuedRuns } from '../../src/queue/queuedRuns.js';
 import { DirectoryEnsembleCatalog } from '../../src/server/ensembleCatalog.js';
 import { redisSkip, uniqueName } from '../setup/serviceUrls.js';
-import { tempDir, writeScript } from '../server/helpers.js';
+import { slowStepsEnsembles } from '../server/helpers.js';
 import { startKit, type Kit } from './kit.js';
 
-/** `steps`: `first` answers at once, then `slow` waits SLOW_MS (default 5 s). */
-function ensemblesDir(): string {
-  const dir = tempDir();
-  const first = writeScript(dir, 'first.js', `reply({ success: true, data: { step: 1 } });`);
-  const slow = writeScript(
-    dir,
-    'slow.js',
-    `setTimeout(() => reply({ success: true, data: { step: 2 } }), Number(process.env.SLOW_MS ?? 5000));`,
-  );
-  writeFileSync(
-    path.join(dir, 'steps.yaml'),
-    `name: steps\nagents:\n  - name: first\n    script: ${first}\n  - name: slow\n    script: ${slow}\n    depends_on: [first]\n`,
-  );
-  return dir;
+/** The run's state once it is no longer running (or after 5 s). */
+async function settled(runs: QueuedRuns, runId: string) {
+  let state = await runs.state(runId);
+  for (let i = 0; i < 200 && state?.status === 'running'; i++) {
+    await sleep(25);
+    state = await runs.state(runId);
+  }
+  return state;
 }
 
 const skip = redisSkip();
@@ -40,7 +32,7 @@ describe.skipIf(Boolean(skip))(`queued run cancel${skip ? ` (skipped: ${skip})` 
   });
 
   it('stops the run on its worker; the finished turn is kept and a resume finishes it', async () => {
-    const dir = ensemblesDir();
+    const dir = slowStepsEnsembles();
     kit = await startKit({ ensembles: dir });
     const runs = new QueuedRuns(kit.client, new DirectoryEnsembleCatalog({ dir }), kit.store);
     const runId = uniqueName('run');
@@ -64,11 +56,7 @@ describe.skipIf(Boolean(skip))(`queued run cancel${skip ? ` (skipped: ${skip})` 
 
     process.env.SLOW_MS = '0';
     await runs.resume(runId);
-    let state = await runs.state(runId);
-    for (let i = 0; i < 200 && state?.status === 'running'; i++) {
-      await sleep(25);
-      state = await runs.state(runId);
-    }
+    const state = await settled(runs, runId);
     expect(state?.status).toBe('finished');
     expect(state?.result?.conversation_history.map((turn) => turn.agent_name)).toEqual([
       'first',
@@ -77,7 +65,7 @@ describe.skipIf(Boolean(skip))(`queued run cancel${skip ? ` (skipped: ${skip})` 
   });
 
   it('starts a run whose id is held only by the key of a start that never landed', async () => {
-    const dir = ensemblesDir();
+    const dir = slowStepsEnsembles();
     process.env.SLOW_MS = '0';
     kit = await startKit({ ensembles: dir });
     const runs = new QueuedRuns(kit.client, new DirectoryEnsembleCatalog({ dir }), kit.store);
@@ -85,11 +73,7 @@ describe.skipIf(Boolean(skip))(`queued run cancel${skip ? ` (skipped: ${skip})` 
     // What a start leaves when Redis fails after its keys were written and before its job landed.
     await kit.client.redis.set(kit.client.connection.keys.runJob(runId), 'run_never_landed');
     expect(await runs.start('steps', { runId })).toMatchObject({ runId, status: 'running' });
-    let state = await runs.state(runId);
-    for (let i = 0; i < 200 && state?.status === 'running'; i++) {
-      await sleep(25);
-      state = await runs.state(runId);
-    }
+    const state = await settled(runs, runId);
     expect(state?.status).toBe('finished');
     // Its id is taken now.
     await expect(runs.start('steps', { runId })).rejects.toMatchObject({ code: 'RUN_EXISTS' });

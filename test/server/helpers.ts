@@ -288,3 +288,22 @@ export function unmatchedCalls(items: Awaited<ReturnType<ThreadStore['readItems'
 export function json(response: Response): Promise<any> {
   return response.json();
 }
+
+/**
+ * An ensembles dir with `steps`: `first` answers at once, then `slow` waits `SLOW_MS` (from the
+ * environment when the script runs; default 5 s), so a run can be cancelled after one turn.
+ */
+export function slowStepsEnsembles(): string {
+  const dir = tempDir();
+  const first = writeScript(dir, 'first.js', `reply({ success: true, data: { step: 1 } });`);
+  const slow = writeScript(
+    dir,
+    'slow.js',
+    `setTimeout(() => reply({ success: true, data: { step: 2 } }), Number(process.env.SLOW_MS ?? 5000));`,
+  );
+  writeFileSync(
+    path.join(dir, 'steps.yaml'),
+    `name: steps\nagents:\n  - name: first\n    script: ${first}\n  - name: slow\n    script: ${slow}\n    depends_on: [first]\n`,
+  );
+  return dir;
+}

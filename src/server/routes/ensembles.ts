@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { answersFileSchema, ScriptedInputHandler } from '../../ensembles/inputHandlers.js';
 import { idSchema, type RouteContext } from '../context.js';
-import { HttpError, notFound, readJson, validationError } from '../errors.js';
+import { HttpError, readJson, runNotFound, validationError } from '../errors.js';
 import type { StartRunOptions } from '../ensembleRuns.js';
 import { streamEvents } from '../sse.js';
 
@@ -65,26 +65,13 @@ export function ensembleRoutes(context: RouteContext): Hono {
   app.get('/runs/:id', async (c) => {
     const runId = runIdParam(c.req.param('id'));
     const summary = await runs.state(runId);
-    if (!summary)
-      throw notFound(
-        'RUN_NOT_FOUND',
-        `Run "${runId}"`,
-        [],
-        'Check the run id (POST /ensembles/:name/runs returns it).',
-      );
+    if (!summary) throw runNotFound(runId);
     return c.json({ ...summary, links: links(runId) });
   });
 
   app.get('/runs/:id/events', async (c) => {
     const runId = runIdParam(c.req.param('id'));
-    if (!(await runs.state(runId))) {
-      throw notFound(
-        'RUN_NOT_FOUND',
-        `Run "${runId}"`,
-        [],
-        'Check the run id (POST /ensembles/:name/runs returns it).',
-      );
-    }
+    if (!(await runs.state(runId))) throw runNotFound(runId);
     const lastEventId = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? -1);
     const after = Number.isInteger(lastEventId) ? lastEventId : -1;
     return streamEvents(c, (signal) => runs.follow(runId, after, signal), {
@@ -96,13 +83,7 @@ export function ensembleRoutes(context: RouteContext): Hono {
   app.delete('/runs/:id', async (c) => {
     const runId = runIdParam(c.req.param('id'));
     const outcome = await runs.cancel(runId, 'The run was cancelled (DELETE /runs/:id).');
-    if (!outcome)
-      throw notFound(
-        'RUN_NOT_FOUND',
-        `Run "${runId}"`,
-        [],
-        'Check the run id (POST /ensembles/:name/runs returns it).',
-      );
+    if (!outcome) throw runNotFound(runId);
     if (!outcome.cancelled) {
       throw new HttpError(
         409,

@@ -3,27 +3,8 @@
  * keeps its finished turns and can be resumed; a run that is not running is a 409, an unknown
  * one a 404.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, listen, post, tempDir, writeScript } from '../helpers.js';
-
-/** `steps`: `first` answers at once, then `slow` sleeps 5 s (the run is cancelled during it). */
-function ensemblesDir(): string {
-  const dir = tempDir();
-  const first = writeScript(dir, 'first.js', `reply({ success: true, data: { step: 1 } });`);
-  const slow = writeScript(
-    dir,
-    'slow.js',
-    `const wait = Number(process.env.SLOW_MS ?? 5000);
-setTimeout(() => reply({ success: true, data: { step: 2 } }), wait);`,
-  );
-  writeFileSync(
-    path.join(dir, 'steps.yaml'),
-    `name: steps\nagents:\n  - name: first\n    script: ${first}\n  - name: slow\n    script: ${slow}\n    depends_on: [first]\n`,
-  );
-  return dir;
-}
+import { json, listen, post, slowStepsEnsembles } from '../helpers.js';
 
 async function until(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -37,7 +18,7 @@ const del = (url: string) => fetch(url, { method: 'DELETE' });
 
 describe('DELETE /runs/:id (in process)', () => {
   it('stops a running run, which keeps its finished turns and resumes to the end', async () => {
-    const server = await listen({ ensembles: ensemblesDir(), demo: false });
+    const server = await listen({ ensembles: slowStepsEnsembles(), demo: false });
     const started = await post(`${server.url}/ensembles/steps/runs`, { runId: 'run-cancel-1' });
     expect(started.status).toBe(202);
     // Cancel while `slow` runs, after `first` finished.
@@ -78,7 +59,7 @@ describe('DELETE /runs/:id (in process)', () => {
   });
 
   it('answers 404 for an unknown run', async () => {
-    const server = await listen({ ensembles: ensemblesDir(), demo: false });
+    const server = await listen({ ensembles: slowStepsEnsembles(), demo: false });
     const missing = await del(`${server.url}/runs/no-such-run`);
     expect(missing.status).toBe(404);
     expect(await json(missing)).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
