@@ -1,7 +1,7 @@
 // Resuming runs with dispatch: agents: the target is resolved once, when the step is prepared,
 // and checkpointed in the step's input; a resumed step dispatches to that ensemble and resumes
 // its child run instead of starting over.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -158,10 +158,15 @@ describe('a run interrupted while its dispatched ensemble runs', () => {
         runId: 'p',
         signal: controller.signal,
         onEvent: (event) => {
-          // Stop the parent once the child's first agent has run (the second is still running).
+          // Stop the parent once the child has committed its first agent's turn (the second is
+          // still running). Not when c1 has merely logged: its turn may not be saved yet, and a
+          // turn not saved is rightly run again on resume.
           if (event.type === 'agent_dispatched')
             poll = setInterval(() => {
-              if (existsSync(log) && readFileSync(log, 'utf8').includes('c1')) controller.abort();
+              void store.readItems('p/seat/1::main').then(
+                (turns) => turns.length > 0 && controller.abort(),
+                () => undefined,
+              );
             }, 20);
         },
       }),
