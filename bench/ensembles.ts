@@ -2,17 +2,19 @@
 // Every figure is measured against a baseline taken in the same run:
 // 1. Scheduler overhead per turn: one self-triggering LLM agent (a scripted model) run for N
 //    turns by runEnsemble on a SQLite store, minus the time its N model calls took in the SDK
-//    Runner, measured in the same run (Runner.prototype.run is timed). The agent keeps its
-//    conversation, so the Runner's own cost grows with the history (about 0.1 ms per item); that
-//    is the SDK's, and subtracting it leaves what Colloquy adds (scheduling, checkpoints, store).
-//    For reference the same calls are also run through a bare Runner (no scheduler, no store).
+//    Runner, measured in the same run (Runner.prototype.run is timed); what is left is what
+//    Colloquy adds (scheduling, checkpoints, store). The agent keeps its conversation: the Runner
+//    is given the turn's new message only and the model sees the earlier items through
+//    PriorInputModel, so the Runner's cost does not grow with the history. For reference the
+//    same calls are also run through a bare Runner handed the whole history on every call, as an
+//    SDK user would write it (the SDK clones and keys every input item, so that cost grows).
 //    Printed for each N and as the growth from the smallest to the largest N (targets: <= 1 ms
 //    per turn at 1,000 turns, growth <= 1.5x), as the mean (total minus Runner, over N) and as
 //    the median of the per-turn gaps between Runner calls (robust to the OS preempting the
 //    process on a loaded machine), plus the early/late turns of the longest run.
 //    Garbage-collection pauses are summed per turn, between Runner calls and inside them, for the
-//    first and last tenth of the longest run: the SDK's garbage grows with the conversation, and
-//    a pause is paid wherever it falls.
+//    first and last tenth of the longest run (a pause is paid wherever it falls, so garbage that
+//    grew with the conversation would show here).
 //    Then the same ensemble with Runner.run stubbed (the scheduler alone, no SDK work). The
 //    store writes per turn are counted too (one SQLite transaction, `appendMany`, is the target).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
@@ -230,7 +232,8 @@ async function perTurnOverhead(): Promise<void> {
       `${turns} turns: runEnsemble on SQLite ${run.ms.toFixed(0)} ms (${run.count} turns, ${run.reason}), ` +
         `of which SDK Runner ${run.runnerMs.toFixed(0)} ms -> scheduler overhead ${overhead.toFixed(3)} ms/turn mean, ` +
         `${typical.toFixed(3)} ms/turn median (CPU: ${cpuOverhead.toFixed(3)} ms/turn); ` +
-        `bare Runner, same calls, separately: ${baseline.toFixed(0)} ms; store writes per turn: ${run.writes}`,
+        `whole turn ${(run.ms / turns).toFixed(3)} ms; bare Runner with the whole history, same calls, ` +
+        `separately: ${baseline.toFixed(0)} ms (${(baseline / turns).toFixed(3)} ms/turn); store writes per turn: ${run.writes}`,
     );
   }
   if (overheads.length > 1) {
@@ -254,7 +257,7 @@ async function perTurnOverhead(): Promise<void> {
     console.log(
       `garbage collection per turn, first -> last tenth: between Runner calls ${gc.gapEarly.toFixed(3)} -> ` +
         `${gc.gapLate.toFixed(3)} ms, inside Runner calls ${gc.runnerEarly.toFixed(3)} -> ${gc.runnerLate.toFixed(3)} ms ` +
-        '(the SDK copies the conversation on every call; its garbage is collected wherever a pause falls)',
+        '(a pause is paid wherever it falls, whoever made the garbage)',
     );
     console.log(
       `load average (1 min) ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs (the mean includes ` +

@@ -11,6 +11,7 @@ import { Agent, Runner, tool, withTraceContext } from '@openai/agents-core';
 import type { AgentInputItem, Model, ModelSettings } from '@openai/agents-core';
 import { z } from 'zod';
 import type { ModelProfile } from '../models/profile.js';
+import { PriorInputModel } from '../models/priorInputModel.js';
 import { tracedModel } from '../models/tracedModel.js';
 import type { WorkflowThread } from './workflowThread.js';
 import type { ThreadItem } from '../stores/item.js';
@@ -137,6 +138,9 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     : [];
   const baseDir = options.baseDir ?? process.cwd();
   const thread = options.thread ?? agent.name;
+  // The sub-thread's earlier items go to the model, not through the Runner (see PriorInputModel):
+  // the run's input is this turn's message alone, so a turn costs the same at any length.
+  const prior = await workflow.inputs(thread);
   const sdkAgent = new Agent({
     name: agent.name,
     instructions: readSystemPrompt(
@@ -147,17 +151,17 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
       baseDir,
     ),
     // Scripted, replay and profile models open no model-call spans themselves: wrap them.
-    model: tracedModel(options.model),
+    model: new PriorInputModel(tracedModel(options.model), prior),
     modelSettings: options.settings ?? {
       temperature: profile?.temperature,
       maxTokens: profile?.max_tokens,
     },
     tools,
   });
-  // The cached sub-thread's items, copied as references (see WorkflowThread.inputs).
-  const input = (await workflow.inputs(thread)).slice();
-  const count = input.length;
-  input.push({ role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) });
+  const count = prior.length;
+  const input: AgentInputItem[] = [
+    { role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) },
+  ];
   // A timer cleared when the call ends (AbortSignal.timeout's would stay pending for the whole
   // timeout, one more each turn).
   const timeout = new AbortController();
@@ -187,7 +191,7 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   const createdAt = new Date().toISOString();
   // This turn's items: the user message and what the run produced (`result.history` would
   // rebuild the whole conversation, a cost that grows with it).
-  const turnItems: AgentInputItem[] = [input[count]!, ...result.output];
+  const turnItems: AgentInputItem[] = [input[0]!, ...result.output];
   const items: ThreadItem[] = turnItems.map((item, i) => ({
     id: `${agent.name}-${count + i}`,
     item,
