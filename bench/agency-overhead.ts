@@ -2,7 +2,9 @@
  * Agency delegation overhead: the round trip user → A → send_message → B → A (three model calls)
  * through an Agency, against the SDK's own nesting on the same scripted models in the same run:
  *   - asTool:    A with `B.asTool()` calling it once;
- *   - plainTool: A with a FunctionTool whose execute calls `Runner.run(B)` (the pattern's floor).
+ *   - plainTool: A with a FunctionTool whose execute calls `Runner.run(B)` (the pattern's floor);
+ *   - sdkShaped: plainTool made the way an agency calls the SDK (instructions as a function, the
+ *     send_message schema, a RunContext, a turn budget, items as input), with no Colloquy code.
  * Like is compared with like: the agency without tracing against the SDK without tracing, and the
  * agency with its default tracing (every span recorded, the trace saved next to the threads)
  * against the SDK's asTool with the same tracing (the SDK's spans, the same recorder and trace
@@ -13,7 +15,7 @@
  * tsx compiles our sources with esbuild's keepNames, which names every closure at run time, a
  * cost the SDK (plain JavaScript) does not pay in this bench.
  */
-import { Agent as SdkAgent, Runner, tool } from '@openai/agents-core';
+import { Agent as SdkAgent, RunContext, Runner, tool } from '@openai/agents-core';
 import type { ModelRequest } from '@openai/agents-core';
 import { z } from 'zod';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -124,6 +126,52 @@ const plainA = new SdkAgent({
   ],
 });
 
+// Variant 4: the SDK calls an agency round trip makes, with no Colloquy code: the agents'
+// instructions as a function (shared + own), send_message's strict JSON schema, the shared
+// context as a RunContext, a per-agent turn budget and the message as input items. What this
+// costs over asTool is the SDK's part of the agency's price, before any thread is kept.
+const shapedInstructions = (own: string) => async () => ['Shared.', own].join('\n\n');
+const shapedRun = (agent: SdkAgent<any, any>, message: string, context: object) =>
+  runner.run(agent, [{ role: 'user', content: message }], {
+    context: new RunContext(context),
+    maxTurns: 100,
+  });
+const shapedB = new SdkAgent({
+  name: 'B',
+  instructions: shapedInstructions('Answer.'),
+  model: new ScriptedModel(answer),
+});
+const shapedA = new SdkAgent({
+  name: 'A',
+  instructions: shapedInstructions('Delegate to B.'),
+  model: new ScriptedModel(
+    caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
+  ),
+  tools: [
+    tool({
+      name: 'send_message',
+      description: 'Send a message to another agent and wait for its reply.',
+      strict: true,
+      parameters: {
+        type: 'object',
+        properties: {
+          recipient: { type: 'string', enum: ['B'], description: 'The agent to message.' },
+          message: { type: 'string', description: 'What to tell or ask the recipient.' },
+          additionalInstructions: { type: ['string', 'null'], description: 'Or null.' },
+        },
+        required: ['recipient', 'message', 'additionalInstructions'],
+        additionalProperties: false,
+      },
+      errorFunction: null,
+      execute: async (input, runContext) => {
+        const args = (typeof input === 'string' ? JSON.parse(input) : input) as { message: string };
+        const context = (runContext as RunContext<object> | undefined)?.context ?? {};
+        return String((await shapedRun(shapedB, args.message, context)).finalOutput);
+      },
+    }),
+  ],
+});
+
 // Every call starts a new chat, as the SDK variants do (an agency continues its default chat).
 let chats = 0;
 const newChat = () => ({ chatId: `bench_${++chats}` });
@@ -135,6 +183,7 @@ const variants: Record<string, () => Promise<unknown>> = {
   },
   asTool: async () => runner.run(asToolA, 'hi'),
   plainTool: async () => runner.run(plainA, 'hi'),
+  sdkShaped: async () => shapedRun(shapedA, 'hi', {}),
   agencyTraced: async () => agencyTraced.getResponse('hi', newChat()),
   asToolTraced: async () =>
     traceCall({ name: 'asTool', store: traceStore }, () => tracedRunner.run(asToolA, 'hi')),
@@ -189,6 +238,9 @@ const ratio = (a: string, b: string) =>
   `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
 console.log(`ratio agency/asTool (no tracing on either side): ${ratio('agency', 'asTool')}`);
 console.log(`ratio agency/plainTool (no tracing): ${ratio('agency', 'plainTool')}`);
+console.log(
+  `ratio sdkShaped/asTool (the SDK calls an agency round trip makes, no Colloquy code): ${ratio('sdkShaped', 'asTool')}`,
+);
 console.log(
   `ratio agency/asTool, both traced and saved to memory: ${ratio('agencyTraced', 'asToolTraced')}`,
 );

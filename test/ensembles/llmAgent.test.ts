@@ -1,3 +1,4 @@
+import { Runner } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { MemoryStore } from '../../src/stores/memory.js';
@@ -38,7 +39,21 @@ agents:
       };
     });
     const store = new MemoryStore();
-    const result = await runEnsemble(ensemble, { store, runId: 'r', createModel: () => model });
+    // The Runner is given the turn's message alone; the earlier items reach the model directly.
+    const runInputs: number[] = [];
+    const run = Runner.prototype.run;
+    Runner.prototype.run = function counted(this: Runner, ...args: unknown[]) {
+      runInputs.push(Array.isArray(args[1]) ? args[1].length : 1);
+      return (run as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof run;
+    const result = await runEnsemble(ensemble, {
+      store,
+      runId: 'r',
+      createModel: () => model,
+    }).finally(() => {
+      Runner.prototype.run = run;
+    });
+    expect(runInputs).toEqual([1, 1]);
     expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual([
       'writer',
       'critic',
