@@ -139,8 +139,9 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   const baseDir = options.baseDir ?? process.cwd();
   const thread = options.thread ?? agent.name;
   // The sub-thread's earlier items go to the model, not through the Runner (see PriorInputModel):
-  // the run's input is this turn's message alone, so a turn costs the same at any length.
-  const prior = await workflow.inputs(thread);
+  // the run's input is this turn's message alone, so a turn costs the same at any length. A copy
+  // of references, taken now: the cached view grows when a parallel turn stages its items.
+  const prior = (await workflow.inputs(thread)).slice();
   const sdkAgent = new Agent({
     name: agent.name,
     instructions: readSystemPrompt(
