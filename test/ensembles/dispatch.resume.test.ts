@@ -13,7 +13,7 @@ import type { Ensemble } from '../../src/ensembles/schema.js';
 import { WorkflowThread } from '../../src/ensembles/workflowThread.js';
 import type { ThreadItem } from '../../src/stores/item.js';
 import { MemoryStore } from '../../src/stores/memory.js';
-import { comparable, tempDir, writeScript } from './helpers.js';
+import { comparable, dispatchSeats, tempDir, writeScript } from './helpers.js';
 
 const fixture = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -24,22 +24,8 @@ const fixture = path.resolve(
  * The ensemble the frozen fixture was written by (`dispatch-fixture`): route picks beta, seat
  * dispatches to it with route's brief. Here route would pick alpha, were it to run again.
  */
-function fixtureEnsemble(dir: string): Ensemble {
-  writeScript(
-    dir,
-    'route.js',
-    `reply({ success: true, data: { target: 'alpha', brief: 'new' } });`,
-  );
-  const seat = writeScript(
-    dir,
-    'seat.js',
-    `reply({ success: true, data: { seat: msg.config.seat, got: msg.input } });`,
-  );
-  for (const name of ['alpha', 'beta'])
-    writeFileSync(
-      path.join(dir, `${name}.yaml`),
-      `name: ${name}\nagents:\n  - { name: answer, script: ${seat}, config: { seat: ${name} } }\n`,
-    );
+function fixtureEnsemble(): Ensemble {
+  const dir = dispatchSeats(`{ target: 'alpha', brief: 'new' }`);
   return parseEnsemble(
     `name: dispatch-fixture
 agents:
@@ -84,7 +70,7 @@ describe('the frozen fixture of a run stopped at its dispatch step', () => {
       workflow.conversation.latest_outputs.route!.target = 'alpha';
     });
     const events: EnsembleEvent[] = [];
-    const result = await runEnsemble(fixtureEnsemble(tempDir()), {
+    const result = await runEnsemble(fixtureEnsemble(), {
       store,
       resume: 'fixture-run',
       onEvent: (event) => events.push(event),
@@ -106,7 +92,7 @@ describe('the frozen fixture of a run stopped at its dispatch step', () => {
       delete step.inputs.seat.input_data.dispatch;
       workflow.conversation.latest_outputs.route!.target = 'alpha';
     });
-    const result = await runEnsemble(fixtureEnsemble(tempDir()), {
+    const result = await runEnsemble(fixtureEnsemble(), {
       store,
       resume: 'fixture-run',
     });

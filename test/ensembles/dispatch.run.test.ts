@@ -12,7 +12,7 @@ import { createEnsembleTracer } from '../../src/ensembles/tracing.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { traceStoreFor } from '../../src/stores/traceStores.js';
 import { setupTracing, shutdownTracing } from '../../src/tracing/setup.js';
-import { nestedDepth, tempDir, writeScript } from './helpers.js';
+import { dispatchSeats, nestedDepth, tempDir, writeScript } from './helpers.js';
 
 afterAll(() => shutdownTracing());
 
@@ -21,24 +21,6 @@ function write(dir: string, name: string, yaml: string): string {
   const file = path.join(dir, `${name}.yaml`);
   writeFileSync(file, yaml);
   return file;
-}
-
-/** A dir with seats alpha and beta (each says who it is and what it got), and a route script. */
-function seats(routeData: string): string {
-  const dir = tempDir();
-  const seat = writeScript(
-    dir,
-    'seat.js',
-    `reply({ success: true, data: { seat: msg.config.seat, got: msg.input } });`,
-  );
-  for (const name of ['alpha', 'beta'])
-    write(
-      dir,
-      name,
-      `name: ${name}\nagents:\n  - { name: answer, script: ${seat}, config: { seat: ${name} } }\n`,
-    );
-  writeScript(dir, 'route.js', `reply({ success: true, data: ${routeData} });`);
-  return dir;
 }
 
 /** A parent: route, then `seat` dispatching with `extra` keys, then `after` reading seat. */
@@ -65,7 +47,7 @@ async function run(file: string, events: EnsembleEvent[] = []) {
 
 describe('dispatch targets', () => {
   it('a literal target runs that ensemble with the task; the output is the sub-ensemble shape', async () => {
-    const dir = seats('{}');
+    const dir = dispatchSeats('{}');
     const result = await run(parent(dir, '{ name: seat, dispatch: beta, depends_on: [route] }'));
     expect(result.completion_reason).toBe('completed');
     expect(result.final_state.seat).toEqual({
@@ -80,7 +62,7 @@ describe('dispatch targets', () => {
   });
 
   it('a ${dep.field} target is read from the dependency`s output; events name the target', async () => {
-    const dir = seats(`{ target: 'alpha', other: 'beta' }`);
+    const dir = dispatchSeats(`{ target: 'alpha', other: 'beta' }`);
     const events: EnsembleEvent[] = [];
     const result = await run(
       parent(dir, `{ name: seat, dispatch: '\${route.target}', depends_on: [route] }`),
@@ -108,7 +90,7 @@ describe('dispatch targets', () => {
   });
 
   it('input_key gives the child the selected value: text as is, other values as JSON', async () => {
-    const dir = seats(`{ target: 'beta', brief: 'just this', spec: { n: 1 } }`);
+    const dir = dispatchSeats(`{ target: 'beta', brief: 'just this', spec: { n: 1 } }`);
     const text = await run(
       parent(
         dir,
@@ -128,7 +110,7 @@ describe('dispatch targets', () => {
   });
 
   it('an input_key the dependency lacks fails the agent, as for other agents', async () => {
-    const dir = seats(`{ target: 'beta' }`);
+    const dir = dispatchSeats(`{ target: 'beta' }`);
     const result = await run(
       parent(
         dir,
@@ -140,7 +122,7 @@ describe('dispatch targets', () => {
   });
 
   it('fan_out dispatches one child run per item, each under its own run id', async () => {
-    const dir = seats(`{ target: 'alpha', items: ['x', 'y'] }`);
+    const dir = dispatchSeats(`{ target: 'alpha', items: ['x', 'y'] }`);
     const events: EnsembleEvent[] = [];
     const result = await run(
       parent(
@@ -165,7 +147,7 @@ describe('dispatch targets', () => {
   });
 
   it('runs through a custom resolveEnsemble like ensemble: agents', async () => {
-    const dir = seats(`{ target: 'virtual' }`);
+    const dir = dispatchSeats(`{ target: 'virtual' }`);
     const seen: string[] = [];
     const file = parent(dir, `{ name: seat, dispatch: '\${route.target}', depends_on: [route] }`);
     const result = await runEnsemble(await loadEnsemble(file), {
@@ -181,7 +163,7 @@ describe('dispatch targets', () => {
 
 describe('targets that do not resolve fail the agent, and the run goes on', () => {
   const failure = async (routeData: string, seat?: string) => {
-    const dir = seats(routeData);
+    const dir = dispatchSeats(routeData);
     const result = await run(
       parent(dir, seat ?? `{ name: seat, dispatch: '\${route.target}', depends_on: [route] }`),
     );
@@ -223,7 +205,7 @@ describe('targets that do not resolve fail the agent, and the run goes on', () =
   });
 
   it('a dependency that failed', async () => {
-    const dir = seats('{}');
+    const dir = dispatchSeats('{}');
     writeScript(dir, 'route.js', `reply({ success: false, error: 'no route' });`);
     const result = await run(
       parent(dir, `{ name: seat, dispatch: '\${route.target}', depends_on: [route] }`),
@@ -235,7 +217,7 @@ describe('targets that do not resolve fail the agent, and the run goes on', () =
   });
 
   it('a dispatched ensemble that ends in error fails the agent', async () => {
-    const dir = seats(`{ target: 'broken' }`);
+    const dir = dispatchSeats(`{ target: 'broken' }`);
     const bad = writeScript(dir, 'bad.js', `reply({ success: false, error: 'seat broke' });`);
     write(
       dir,
@@ -252,7 +234,7 @@ describe('targets that do not resolve fail the agent, and the run goes on', () =
   });
 
   it('timeout_seconds stops the dispatched run and fails the agent', async () => {
-    const dir = seats(`{ target: 'slow' }`);
+    const dir = dispatchSeats(`{ target: 'slow' }`);
     const slow = writeScript(
       dir,
       'slow.js',
@@ -294,7 +276,7 @@ describe('tracing a dispatch', () => {
     setupTracing({ env: {} });
     const store = new MemoryStore();
     const tracer = await createEnsembleTracer({ store });
-    const dir = seats(`{ target: 'beta' }`);
+    const dir = dispatchSeats(`{ target: 'beta' }`);
     await runEnsemble(
       await loadEnsemble(
         parent(dir, `{ name: seat, dispatch: '\${route.target}', depends_on: [route] }`),

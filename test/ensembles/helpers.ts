@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach } from 'vitest';
 import { parseEnsemble } from '../../src/ensembles/load.js';
 import type { ConversationResult } from '../../src/ensembles/result.js';
+import type { RunData } from '../../src/ensembles/runState.js';
+import { createBook } from '../../src/ensembles/scheduler.js';
 import type { Ensemble } from '../../src/ensembles/schema.js';
 
 const dirs: string[] = [];
@@ -70,4 +72,33 @@ export function nestedDepth(
     depth += 1;
   }
   return { depth, deepest };
+}
+
+/** The data of a run that has just started (ensemble `e`, input `task`). */
+export const runningData = (): RunData => ({
+  status: 'running',
+  ensemble: 'e',
+  input: 'task',
+  book: createBook(),
+  elapsed_ms: 0,
+});
+
+/**
+ * A temp dir with the ensembles `alpha` and `beta` (one script agent each, answering which seat
+ * it is and what it got) and `route.js`, a script answering `routeData` (a JS object literal).
+ */
+export function dispatchSeats(routeData: string): string {
+  const dir = tempDir();
+  const seat = writeScript(
+    dir,
+    'seat.js',
+    `reply({ success: true, data: { seat: msg.config.seat, got: msg.input } });`,
+  );
+  for (const name of ['alpha', 'beta'])
+    writeFileSync(
+      path.join(dir, `${name}.yaml`),
+      `name: ${name}\nagents:\n  - { name: answer, script: ${seat}, config: { seat: ${name} } }\n`,
+    );
+  writeScript(dir, 'route.js', `reply({ success: true, data: ${routeData} });`);
+  return dir;
 }

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/errors.js';
-import type { RunData } from '../../src/ensembles/runState.js';
-import { createBook } from '../../src/ensembles/scheduler.js';
 import { createConversationState } from '../../src/ensembles/state.js';
 import { WorkflowThread } from '../../src/ensembles/workflowThread.js';
 import type { ThreadItem } from '../../src/stores/item.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
 import type { ThreadStore } from '../../src/stores/types.js';
-
-const data = (): RunData => ({
-  status: 'running',
-  ensemble: 'e',
-  input: 'task',
-  book: createBook(),
-  elapsed_ms: 0,
-});
+import { runningData } from './helpers.js';
 
 const items = (prefix: string, count: number, from = 0): ThreadItem[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -24,7 +15,10 @@ const items = (prefix: string, count: number, from = 0): ThreadItem[] =>
   }));
 
 const create = (store: ThreadStore, runId = 'r') =>
-  WorkflowThread.create(store, runId, { conversation: createConversationState(), data: data() });
+  WorkflowThread.create(store, runId, {
+    conversation: createConversationState(),
+    data: runningData(),
+  });
 
 const contents = (list: readonly ThreadItem[]) =>
   list.map((entry) => (entry.item as { content: string }).content);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationTurn, RunData } from '../../src/ensembles/runState.js';
-import { createBook } from '../../src/ensembles/scheduler.js';
+import type { ConversationTurn } from '../../src/ensembles/runState.js';
 import { createConversationState, headOf, recordTurn } from '../../src/ensembles/state.js';
 import {
   mainThreadId,
@@ -10,14 +9,7 @@ import {
   workflowStateFromJSON,
 } from '../../src/ensembles/workflowThread.js';
 import { MemoryStore } from '../../src/stores/memory.js';
-
-const data = (): RunData => ({
-  status: 'running',
-  ensemble: 'e',
-  input: 'task',
-  book: createBook(),
-  elapsed_ms: 0,
-});
+import { runningData } from './helpers.js';
 
 function turn(n: number, agent = 'a'): ConversationTurn {
   return {
@@ -48,7 +40,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-1', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await workflow.append('analyzer', [{ id: 'u1', item: { role: 'user', content: 'hi' } }]);
     expect(workflow.threadId('analyzer')).toBe('run-1::analyzer');
@@ -62,7 +54,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-2', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     const next = workflow.state;
     next.execution.currentStep = {
@@ -82,7 +74,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-3', {
       conversation: createConversationState({ seed: 1 }),
-      data: data(),
+      data: runningData(),
     });
     await commitTurns(workflow, 3);
     expect((await store.getThread('run-3::main'))!.version).toBe(3);
@@ -103,7 +95,7 @@ describe('WorkflowThread', () => {
     };
     const workflow = await WorkflowThread.create(store, 'run-flat', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await commitTurns(workflow, 300);
     // Only the digits of the counters grow.
@@ -114,7 +106,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-4', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await commitTurns(workflow, 2);
     // The crash: the turn was appended, the head was not saved.
@@ -133,12 +125,12 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-5', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await expect(
       WorkflowThread.create(store, 'run-5', {
         conversation: createConversationState(),
-        data: data(),
+        data: runningData(),
       }),
     ).rejects.toThrow(/already exists/);
     await expect(workflow.commit(workflow.state, [turn(1)], 'x')).rejects.toThrow(
@@ -153,7 +145,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-6', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await commitTurns(workflow, 1);
     await store.reset('run-6::main', 0);
@@ -170,7 +162,7 @@ describe('WorkflowThread', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'run-7', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     await workflow.append('w', [{ id: '1', item: { role: 'user', content: 'a' } }]);
     expect(await workflow.read('w')).toHaveLength(1);
@@ -188,7 +180,7 @@ describe('WorkflowThread: single writer and migration details', () => {
     const store = new MemoryStore();
     const first = await WorkflowThread.create(store, 'race', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     const second = await WorkflowThread.load(store, 'race');
     await commitTurns(first, 1);
@@ -206,7 +198,7 @@ describe('WorkflowThread: single writer and migration details', () => {
         accumulated_context: { a: { n: 1 } },
         conversation_history: [turn(1)],
       },
-      data: data(),
+      data: runningData(),
     };
     await store.setMetadata('m::main', { kind: 'workflow', workflow: v1 }, 'm');
     await WorkflowThread.load(store, 'm');
@@ -220,7 +212,7 @@ describe('WorkflowThread: single writer and migration details', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'cache', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     let reads = 0;
     const readItems = store.readItems.bind(store);
@@ -238,7 +230,7 @@ describe('WorkflowThread: single writer and migration details', () => {
   it('view is the cached sub-thread itself: appends and truncations show in it, nothing copies it', async () => {
     const workflow = await WorkflowThread.create(new MemoryStore(), 'view', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     const view = await workflow.view('w');
     expect(view).toHaveLength(0);
@@ -260,7 +252,7 @@ describe('WorkflowThread: single writer and migration details', () => {
     const store = new MemoryStore();
     const workflow = await WorkflowThread.create(store, 'snap', {
       conversation: createConversationState(),
-      data: data(),
+      data: runningData(),
     });
     const copied = workflow.state;
     await workflow.save(copied, 'a');
