@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/setup/services.ts', 'test/setup/studio.ts'],
+    // Each test file gets its own empty HOME and XDG_CONFIG_HOME (the real ones never leak in).
+    setupFiles: ['test/setup/home.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
