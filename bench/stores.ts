@@ -3,6 +3,10 @@
  * SQLite's append cost against a bare better-sqlite3 INSERT of the same bytes, read and fork
  * times, and the disk size of a 1,000-turn chat. Redis/Postgres run when COLLOQUY_TEST_REDIS_URL /
  * COLLOQUY_TEST_POSTGRES_URL are set and their store files exist.
+ *
+ * `--load` runs only the SQLite full-load ratio: `readItems` of a 10,000-item thread against a bare
+ * `SELECT body … ORDER BY` + `JSON.parse` of the same 10,000 item JSONs, interleaved rounds, CPU
+ * and wall medians (both sides are checked to return the same items).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -119,6 +123,69 @@ async function timed(fn: () => Promise<unknown>, reps: number): Promise<number> 
   return median(times);
 }
 
+/** CPU (user + system) and wall ms of one synchronous or awaited call. */
+async function cpuAndWall(fn: () => unknown): Promise<{ cpu: number; wall: number }> {
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
+  await fn();
+  const d = process.cpuUsage(cpu0);
+  return { cpu: (d.user + d.system) / 1000, wall: performance.now() - wall0 };
+}
+
+/**
+ * SqliteStore full load of a 10,000-item thread / bare better-sqlite3 (same pragmas, same item
+ * JSON, one column plucked, JSON.parse each), interleaved rounds; medians of CPU and wall.
+ */
+async function sqliteLoadRatio(): Promise<{
+  cpu: number;
+  wall: number;
+  storeMs: number;
+  bareMs: number;
+}> {
+  const n = 10_000;
+  const store = new SqliteStore({ path: path.join(tmp, 'load-store.db') });
+  await fill(store, 'load', n);
+  const stored = await store.readItems('load');
+  const bareDb = new Database(path.join(tmp, 'load-bare.db'));
+  bareDb.pragma('journal_mode = WAL');
+  bareDb.pragma('synchronous = NORMAL');
+  bareDb.exec('CREATE TABLE bare (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  const insert = bareDb.prepare('INSERT INTO bare (body) VALUES (?)');
+  bareDb.transaction(() => stored.forEach((i) => insert.run(JSON.stringify(i))))();
+  const select = bareDb.prepare<[], string>('SELECT body FROM bare ORDER BY id').pluck();
+  const bareLoad = (): ThreadItem[] => select.all().map((b) => JSON.parse(b) as ThreadItem);
+  if (JSON.stringify(bareLoad()) !== JSON.stringify(stored) || stored.length !== n)
+    throw new Error('sqliteLoadRatio: the two sides do not hold the same items');
+  const s: { cpu: number; wall: number }[] = [];
+  const b: { cpu: number; wall: number }[] = [];
+  for (let round = 0; round < 31; round++) {
+    s.push(await cpuAndWall(() => store.readItems('load')));
+    b.push(await cpuAndWall(bareLoad));
+  }
+  await store.close();
+  bareDb.close();
+  const m = (xs: { cpu: number; wall: number }[], k: 'cpu' | 'wall'): number =>
+    median(xs.map((x) => x[k]));
+  return {
+    cpu: m(s, 'cpu') / m(b, 'cpu'),
+    wall: m(s, 'wall') / m(b, 'wall'),
+    storeMs: m(s, 'wall'),
+    bareMs: m(b, 'wall'),
+  };
+}
+
+function printLoadRatio(r: Awaited<ReturnType<typeof sqliteLoadRatio>>): void {
+  console.log(
+    `sqlite full load of 10,000 items: ${fmt(r.storeMs)} ms, bare SELECT + JSON.parse: ${fmt(r.bareMs)} ms; ratio CPU ${r.cpu.toFixed(2)}, wall ${r.wall.toFixed(2)}`,
+  );
+}
+
+if (process.argv.includes('--load')) {
+  printLoadRatio(await sqliteLoadRatio());
+  fs.rmSync(tmp, { recursive: true, force: true });
+  process.exit(0);
+}
+
 const rows: Record<string, string | number>[] = [];
 const summary: Record<string, number> = {};
 for (const target of targets) {
@@ -200,6 +267,7 @@ async function sqliteChatSize(): Promise<number> {
 
 const ratio = await sqliteRatio();
 const size = await sqliteChatSize();
+const loadRatio = await sqliteLoadRatio();
 console.table(rows);
 for (const row of rows.filter((r) => r.store === 'jsonfile' || r.store === 'sqlite')) {
   // Append cost at 10 vs 10,000 items (the JSON-file store is append-only JSON Lines: flat).
@@ -212,6 +280,7 @@ console.log(
 );
 console.log(`sqlite append ratio: ${ratio.ratio.toFixed(2)}`);
 console.log(`sqlite 1000-turn size: ${size} bytes`);
+printLoadRatio(loadRatio);
 console.log(`fork 100: ${fmt(summary['sqlite fork 100']!)} ms`);
 console.log(`fork 100k: ${fmt(summary['sqlite fork 100000']!)} ms`);
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -125,7 +125,8 @@ export interface PreparedStatements {
   head: Prepared<[string], { segment_id: number; last_key: number | null; parent_length: number }>;
   appendOne: Prepared<[{ id: string; v: number; at: number; body: string }], unknown>;
   insertItem: Prepared<[number, number, string], unknown>;
-  itemRange: Prepared<[number, number], { body: string }>;
+  /** Item bodies in a key range, plucked (one column: no row objects). */
+  itemRange: Prepared<[number, number], string>;
   deleteItems: Prepared<[number, number], unknown>;
   checkpoint: Prepared<[string], { body: string }>;
   checkpointsByChat: Prepared<[string], { body: string }>;
@@ -200,10 +201,10 @@ export function prepareStatements(db: Database.Database): PreparedStatements {
       db,
       'INSERT INTO items (item_key, at, body) VALUES (?, ?, ?)',
     ),
-    itemRange: prep<[number, number], { body: string }>(
+    itemRange: prep<[number, number], string>(
       db,
       'SELECT body FROM items WHERE item_key >= ? AND item_key < ? ORDER BY item_key',
-    ),
+    ).pluck(),
     deleteItems: prep<[number, number]>(
       db,
       'DELETE FROM items WHERE item_key >= ? AND item_key < ?',
