@@ -1,0 +1,187 @@
+/**
+ * One server of `bench/server.ts`, in its own process so that its CPU time and RSS are its own:
+ *   npx tsx bench/serverTarget.ts colloquy-sqlite|colloquy-memory|sdk
+ * prints `{"port": N}` once listening. Every target serves the same two agents on scripted models
+ * (A delegates to B once, then answers with B's reply) over the same three routes:
+ * `POST /v1/chat/completions` (plain and `stream: true`) and `POST /agencies/bench/responses`.
+ *   - colloquy-sqlite: `startServer` as `colloquy serve` runs it (SQLite threads and traces);
+ *   - colloquy-memory: the same on a MemoryStore with tracing off (what the store and traces cost);
+ *   - sdk: `node:http` calling the SDK's `Runner.run` on A, whose tool runs B, with a
+ *     `MemorySession` per chat for each of the two conversations (the cheapest SDK code that
+ *     keeps both, as Colloquy keeps both threads).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Agent as SdkAgent,
+  MemorySession,
+  Runner,
+  tool,
+  type ModelRequest,
+} from '@openai/agents-core';
+import { z } from 'zod';
+import { Agency } from '../src/agency/agency.js';
+import { Agent } from '../src/agency/agent.js';
+import { ScriptedModel } from '../src/models/scriptedModel.js';
+import { toolOutputsSinceUser } from '../src/models/requestText.js';
+import { createRegistry } from '../src/server/registry.js';
+import { startServer } from '../src/server/serve.js';
+import { MemoryStore } from '../src/stores/memory.js';
+import { SqliteStore } from '../src/stores/sqlite.js';
+import { ThreadManager } from '../src/threads/threadManager.js';
+
+const kind = process.argv[2];
+const answer = (): string => 'B says hello';
+function caller(toolName: string, args: Record<string, unknown>) {
+  return (request: ModelRequest) => {
+    const outputs = toolOutputsSinceUser(request);
+    return outputs.length === 0 ? { tool: toolName, args } : `A got: ${outputs[0]}`;
+  };
+}
+
+async function colloquy(sqlite: boolean): Promise<number> {
+  const store = sqlite
+    ? new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'bench-serve-')), 'c.db') })
+    : new MemoryStore();
+  const b = new Agent({
+    name: 'B',
+    description: 'answers',
+    instructions: 'Answer.',
+    model: new ScriptedModel(answer),
+  });
+  const a = new Agent({
+    name: 'A',
+    instructions: 'Delegate to B.',
+    model: new ScriptedModel(
+      caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
+    ),
+  });
+  const agency = new Agency({
+    name: 'bench',
+    entryPoints: [a],
+    communicationFlows: [[a, b]],
+    threads: new ThreadManager({ store }),
+    tracing: sqlite,
+  });
+  const server = await startServer({
+    port: 0,
+    registry: createRegistry({ agencies: [agency], store, ownsStore: true }),
+    handleSignals: true,
+    env: {},
+  });
+  return server.port;
+}
+
+function sdk(): Promise<number> {
+  const runner = new Runner({ tracingDisabled: true });
+  const sessionsA = new Map<string, MemorySession>();
+  const sessionsB = new Map<string, MemorySession>();
+  const session = (map: Map<string, MemorySession>, chatId: string): MemorySession => {
+    let s = map.get(chatId);
+    if (!s) map.set(chatId, (s = new MemorySession()));
+    return s;
+  };
+  const b = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
+  const agentFor = (chatId: string) =>
+    new SdkAgent({
+      name: 'A',
+      instructions: 'Delegate to B.',
+      model: modelA,
+      tools: [
+        tool({
+          name: 'send_message',
+          description: 'Message B.',
+          parameters: z.object({ recipient: z.string(), message: z.string() }),
+          execute: async ({ message }) =>
+            String(
+              (await runner.run(b, message, { session: session(sessionsB, chatId) })).finalOutput,
+            ),
+        }),
+      ],
+    });
+  const modelA = new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi' }));
+
+  async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  }
+  const json = (res: ServerResponse, status: number, value: unknown): void => {
+    const text = JSON.stringify(value);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const input = await body(req);
+      if (req.url === '/agencies/bench/responses') {
+        const chatId = (input.chatId as string | undefined) ?? randomUUID();
+        const result = await runner.run(agentFor(chatId), String(input.message), {
+          session: session(sessionsA, chatId),
+        });
+        return json(res, 200, { chatId, finalOutput: result.finalOutput });
+      }
+      if (req.url === '/v1/chat/completions') {
+        const messages = input.messages as { role: string; content: string }[];
+        const text = messages[messages.length - 1]!.content;
+        const chatId = (input.user as string | undefined) ?? randomUUID();
+        const id = `chatcmpl-${randomUUID()}`;
+        if (input.stream === true) {
+          const stream = await runner.run(agentFor(chatId), text, {
+            session: session(sessionsA, chatId),
+            stream: true,
+          });
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+          for await (const delta of stream.toTextStream()) {
+            const chunk = {
+              id,
+              object: 'chat.completion.chunk',
+              choices: [{ index: 0, delta: { content: delta } }],
+            };
+            res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+          }
+          await stream.completed;
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+        const result = await runner.run(agentFor(chatId), text, {
+          session: session(sessionsA, chatId),
+        });
+        return json(res, 200, {
+          id,
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: result.finalOutput },
+              finish_reason: 'stop',
+            },
+          ],
+        });
+      }
+      json(res, 404, { error: 'not found' });
+    })().catch((error: unknown) => json(res, 500, { error: String(error) }));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+}
+
+const port =
+  kind === 'sdk'
+    ? await sdk()
+    : kind === 'colloquy-sqlite' || kind === 'colloquy-memory'
+      ? await colloquy(kind === 'colloquy-sqlite')
+      : (() => {
+          throw new Error(
+            `serverTarget: unknown target "${kind}" (colloquy-sqlite, colloquy-memory, sdk)`,
+          );
+        })();
+console.log(JSON.stringify({ port }));
