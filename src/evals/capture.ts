@@ -76,7 +76,8 @@ export function outputSignature(item: unknown): string {
 /** Whether a thread item was produced by a model (not a user message or a tool's result). */
 function isModelOutput(item: unknown): boolean {
   const record = item as { role?: string; type?: string };
-  if (record.role === 'user' || record.role === 'system' || record.role === 'developer') return false;
+  if (record.role === 'user' || record.role === 'system' || record.role === 'developer')
+    return false;
   return !(typeof record.type === 'string' && record.type.endsWith('_result'));
 }
 
@@ -106,7 +107,12 @@ function turnsOf(items: ThreadItem[]): Turn[] {
     const role = (item as { role?: string }).role;
     let turn = turns.get(meta.runId);
     if (role === 'user' && !turn) {
-      turn = { runId: meta.runId, text: textOf(item), answer: undefined, createdAt: meta.createdAt };
+      turn = {
+        runId: meta.runId,
+        text: textOf(item),
+        answer: undefined,
+        createdAt: meta.createdAt,
+      };
       turns.set(meta.runId, turn);
     } else if (role === 'assistant' && turn) turn.answer = textOf(item);
   }
@@ -119,14 +125,19 @@ async function chosenTurn(turns: Turn[], options: CaptureOptions): Promise<numbe
     throw new ConfigError(`--trace ${options.traceId} needs the trace store; none was given.`);
   const stored = await options.traces.getTrace(options.traceId);
   if (!stored)
-    throw new ColloquyError('TRACE_NOT_FOUND', `There is no trace "${options.traceId}". List them with colloquy traces list --chat-id ${options.chatId}.`);
+    throw new ColloquyError(
+      'TRACE_NOT_FOUND',
+      `There is no trace "${options.traceId}". List them with colloquy traces list --chat-id ${options.chatId}.`,
+    );
   if (stored.trace.chatId !== options.chatId)
     throw new ConfigError(
       `Trace ${options.traceId} belongs to chat ${stored.trace.chatId ?? '(none)'}, not ${options.chatId}. Pass the trace of a turn of this chat.`,
     );
   const index = turns.findIndex((turn) => turn.runId === stored.trace.runId);
   if (index < 0)
-    throw new ConfigError(`Trace ${options.traceId}'s run ${stored.trace.runId} has no user message in chat ${options.chatId}.`);
+    throw new ConfigError(
+      `Trace ${options.traceId}'s run ${stored.trace.runId} has no user message in chat ${options.chatId}.`,
+    );
   return index;
 }
 
@@ -142,7 +153,9 @@ function notRecorded(chatId: string, detail: string): ConfigError {
 export async function captureCase(options: CaptureOptions): Promise<CaptureResult> {
   const env = options.env ?? process.env;
   if (!/\.jsonl$/i.test(options.out))
-    throw new ConfigError(`--out ${options.out}: capture appends to a .jsonl dataset. Name one ending in .jsonl.`);
+    throw new ConfigError(
+      `--out ${options.out}: capture appends to a .jsonl dataset. Name one ending in .jsonl.`,
+    );
   const items = await chatItems(options.store, options.chatId);
   const turns = turnsOf(items);
   if (turns.length === 0)
@@ -151,10 +164,12 @@ export async function captureCase(options: CaptureOptions): Promise<CaptureResul
   const kept = turns.slice(0, last + 1);
   const answer = kept.at(-1)!.answer;
   if (answer === undefined)
-    throw new ConfigError(`Turn ${last + 1} of chat ${options.chatId} has no final answer (it failed or stopped). Pick another with --trace.`);
+    throw new ConfigError(
+      `Turn ${last + 1} of chat ${options.chatId} has no final answer (it failed or stopped). Pick another with --trace.`,
+    );
   // Every run under the kept turns: top-level runs and the runs they started, at any depth.
   const runs = new Set(kept.map((turn) => turn.runId));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const { meta } of items)
       if (meta?.parentRunId && runs.has(meta.parentRunId) && !runs.has(meta.runId)) {
@@ -162,11 +177,14 @@ export async function captureCase(options: CaptureOptions): Promise<CaptureResul
         grew = true;
       }
   }
-  const outputs = items.filter((entry) => entry.meta && runs.has(entry.meta.runId) && isModelOutput(entry.item));
+  const outputs = items.filter(
+    (entry) => entry.meta && runs.has(entry.meta.runId) && isModelOutput(entry.item),
+  );
   const wanted = new Set(outputs.map((entry) => outputSignature(entry.item)));
   const recording = options.recording ?? env.COLLOQUY_RECORD;
   if (!recording) throw notRecorded(options.chatId, 'no recording was given.');
-  if (!existsSync(recording)) throw notRecorded(options.chatId, `the recording ${recording} does not exist.`);
+  if (!existsSync(recording))
+    throw notRecorded(options.chatId, `the recording ${recording} does not exist.`);
   const source = Cassette.load(recording);
   const covered = new Set<string>();
   const matched = source.interactions.filter((interaction) => {
@@ -183,12 +201,17 @@ export async function captureCase(options: CaptureOptions): Promise<CaptureResul
       `${missing.length} of ${outputs.length} model outputs of its turns (agents: ${agents}) are not in the recording ${recording}.`,
     );
   }
-  const existing = existsSync(options.out) ? (await loadDataset(options.out)).cases.map((c) => c.id) : [];
-  const base = options.id ?? `chat-${options.chatId.replace(/^chat_/, '').slice(0, 8)}-turn${last + 1}`;
+  const existing = existsSync(options.out)
+    ? (await loadDataset(options.out)).cases.map((c) => c.id)
+    : [];
+  const base =
+    options.id ?? `chat-${options.chatId.replace(/^chat_/, '').slice(0, 8)}-turn${last + 1}`;
   let id = base;
   for (let n = 2; existing.includes(id); n++) id = `${base}-${n}`;
   if (options.id && id !== options.id)
-    throw new ConfigError(`${options.out} already has a case "${options.id}". Choose another --id.`);
+    throw new ConfigError(
+      `${options.out} already has a case "${options.id}". Choose another --id.`,
+    );
   const dataset = path.resolve(options.out);
   const relative = `${path.basename(dataset, '.jsonl')}.cassettes/${id}.cassette.json`;
   const cassetteFile = path.join(path.dirname(dataset), relative);

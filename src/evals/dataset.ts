@@ -30,7 +30,10 @@ export const evalCaseSchema = z
     scorers: z.array(scorerSpecSchema).optional(),
     tags: z.array(z.string()).optional(),
     thresholds: z
-      .record(z.string(), z.number().min(0, 'expected a number from 0 to 1').max(1, 'expected a number from 0 to 1'))
+      .record(
+        z.string(),
+        z.number().min(0, 'expected a number from 0 to 1').max(1, 'expected a number from 0 to 1'),
+      )
       .optional(),
     cassette: z.string().min(1).optional(),
     source: z
@@ -47,7 +50,11 @@ function fieldOf(issue: { path: readonly PropertyKey[] }): string {
   return issue.path.length === 0 ? '(case)' : issue.path.map(String).join('.');
 }
 
-function withIds(raw: Array<z.output<typeof evalCaseSchema>>, file: string, lines: number[]): EvalCase[] {
+function withIds(
+  raw: Array<z.output<typeof evalCaseSchema>>,
+  file: string,
+  lines: number[],
+): EvalCase[] {
   const seen = new Map<string, number>();
   return raw.map((item, index) => {
     const id = item.id ?? `case-${index + 1}`;
@@ -79,8 +86,12 @@ export function parseJsonlDataset(file: string, text: string): EvalDataset {
     }
     const parsed = evalCaseSchema.safeParse(value);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${file}:${number}: ${fieldOf(issue)}: ${issue.message}`);
-      throw new ConfigError(`${problems.join('\n')}\nA case is { input, expected?, scorers?, tags?, thresholds? }.`);
+      const problems = parsed.error.issues.map(
+        (issue) => `${file}:${number}: ${fieldOf(issue)}: ${issue.message}`,
+      );
+      throw new ConfigError(
+        `${problems.join('\n')}\nA case is { input, expected?, scorers?, tags?, thresholds? }.`,
+      );
     }
     cases.push(parsed.data);
     lines.push(number);
@@ -129,11 +140,16 @@ export async function loadDataset(file: string): Promise<EvalDataset> {
   }
   if (/\.ya?ml$/i.test(file)) return parseYamlDataset(absolute, text);
   if (/\.jsonl$/i.test(file)) return parseJsonlDataset(absolute, text);
-  throw new ConfigError(`The dataset ${file} is neither .jsonl nor .yaml/.yml. Rename it, or convert it.`);
+  throw new ConfigError(
+    `The dataset ${file} is neither .jsonl nor .yaml/.yml. Rename it, or convert it.`,
+  );
 }
 
 /** Appends one case to a JSON Lines dataset (created when missing). */
-export async function appendCase(file: string, item: Omit<EvalCase, 'id'> & { id?: string }): Promise<void> {
+export async function appendCase(
+  file: string,
+  item: Omit<EvalCase, 'id'> & { id?: string },
+): Promise<void> {
   const checked = evalCaseSchema.parse(item);
   let prefix = '';
   try {

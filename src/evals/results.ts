@@ -91,7 +91,12 @@ export type CaseScore = CaseResult['scores'][number];
 export type CaseAttempt = CaseResult['runs'][number];
 
 /** Mean, min, max and standard deviation of numbers (zeros for none). */
-export function spread(values: readonly number[]): { mean: number; min: number; max: number; stdev: number } {
+export function spread(values: readonly number[]): {
+  mean: number;
+  min: number;
+  max: number;
+  stdev: number;
+} {
   if (values.length === 0) return { mean: 0, min: 0, max: 0, stdev: 0 };
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
@@ -116,7 +121,10 @@ export async function writeResults(file: string, results: EvalResults): Promise<
 /**
  * Reads results: a file path, or a run id looked up in `dir` (default {@link defaultResultsDir}).
  */
-export async function readResults(fileOrRunId: string, dir = defaultResultsDir()): Promise<EvalResults> {
+export async function readResults(
+  fileOrRunId: string,
+  dir = defaultResultsDir(),
+): Promise<EvalResults> {
   const byId = path.join(dir, `${fileOrRunId}.json`);
   const file = existsSync(fileOrRunId) ? fileOrRunId : existsSync(byId) ? byId : undefined;
   if (!file)
@@ -127,9 +135,12 @@ export async function readResults(fileOrRunId: string, dir = defaultResultsDir()
   try {
     raw = JSON.parse(await readFile(file, 'utf8')) as unknown;
   } catch (error) {
-    throw new SerializationError(`Could not read eval results ${file}: ${(error as Error).message}.`, {
-      cause: error,
-    });
+    throw new SerializationError(
+      `Could not read eval results ${file}: ${(error as Error).message}.`,
+      {
+        cause: error,
+      },
+    );
   }
   const parsed = evalResultsSchema.safeParse(raw);
   if (!parsed.success) {

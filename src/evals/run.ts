@@ -6,15 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import type { Model } from '@openai/agents-core';
 import pLimit from 'p-limit';
 import { ConfigError } from '../errors.js';
 import { Cassette } from '../models/cassette.js';
-import { ReplayModel } from '../models/replayModel.js';
 import { loadDataset } from './dataset.js';
 import { defaultResultsDir, spread, writeResults } from './results.js';
 import type { CaseAttempt, CaseResult, EvalResults } from './results.js';
 import { resolveScorers, type ScorerEnvironment } from './scorers/registry.js';
 import type { EvalTarget } from './targets.js';
+import { mismatchSummary, WatchedReplay } from './watchedReplay.js';
 import { checkScore, type EvalCase, type EvalDataset, type NamedScorer } from './types.js';
 
 /** Told after each run of a case. */
@@ -40,6 +41,11 @@ export interface RunEvalOptions extends ScorerEnvironment {
   threshold?: number;
   /** Ignore cassettes: run every case on live models. */
   live?: boolean;
+  /**
+   * The model of every agent in cases run live (e.g. a profile's, made once per run of a case);
+   * default: the agents' own models.
+   */
+  model?: () => Model;
   /** Also write the results to this file. */
   out?: string;
   /** Where results are kept by run id (default `.colloquy/evals/`; false: not kept). */
@@ -64,7 +70,9 @@ const COMPLETED: NamedScorer = {
 
 function checkNumber(value: number | undefined, what: string, min: number, max = Infinity): void {
   if (value !== undefined && !(Number.isFinite(value) && value >= min && value <= max))
-    throw new ConfigError(`${what} must be ${max === 1 ? 'from 0 to 1' : `a whole number ≥ ${min}`} (got ${value}).`);
+    throw new ConfigError(
+      `${what} must be ${max === 1 ? 'from 0 to 1' : `a whole number ≥ ${min}`} (got ${value}).`,
+    );
 }
 
 function loadCassette(dataset: EvalDataset, item: EvalCase): Cassette {
@@ -79,17 +87,42 @@ function loadCassette(dataset: EvalDataset, item: EvalCase): Cassette {
   }
 }
 
-function failureReason(error: unknown): string {
+function failureReason(error: unknown, mismatch: Error | undefined): string {
+  if (mismatch)
+    return (
+      `replay missed the cassette: a model request differs from every recording (an agent's instructions, tools or input changed). ` +
+      `Changed lines against the closest recording:\n${mismatchSummary(mismatch)}\n` +
+      'Capture the case again to accept the change, or run it with --live.'
+    );
   const code = (error as { code?: string }).code;
   const message = (error as Error)?.message ?? String(error);
-  if (code === 'REPLAY_MISMATCH')
-    return `replay missed the cassette (a model request differs from the recording): ${message.split('\n')[0]} Capture the case again, or run it with --live.`;
   return `the case failed${code ? ` [${code}]` : ''}: ${message.split('\n')[0]}`;
 }
 
-async function attempt(prepared: PreparedCase, options: RunEvalOptions, useCassette: boolean): Promise<CaseAttempt> {
+function failedAttempt(
+  scorers: NamedScorer[],
+  error: unknown,
+  mismatch: Error | undefined,
+): CaseAttempt {
+  const reason = failureReason(error, mismatch);
+  return {
+    output: '',
+    scores: scorers.map((scorer) => ({ scorer: scorer.name, score: 0, reason })),
+    latencyMs: 0,
+    modelCalls: 0,
+    error: (mismatch ?? (error as Error))?.message ?? String(error),
+  };
+}
+
+async function attempt(
+  prepared: PreparedCase,
+  options: RunEvalOptions,
+  useCassette: boolean,
+): Promise<CaseAttempt> {
   const { item, turns, scorers } = prepared;
-  const model = useCassette && prepared.cassette ? new ReplayModel(prepared.cassette) : undefined;
+  const replay =
+    useCassette && prepared.cassette ? new WatchedReplay(prepared.cassette) : undefined;
+  const model = replay ?? options.model?.();
   let transcript;
   try {
     transcript = await options.target.run(turns, {
@@ -98,15 +131,11 @@ async function attempt(prepared: PreparedCase, options: RunEvalOptions, useCasse
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const reason = failureReason(error);
-    return {
-      output: '',
-      scores: scorers.map((scorer) => ({ scorer: scorer.name, score: 0, reason })),
-      latencyMs: 0,
-      modelCalls: 0,
-      error: (error as Error)?.message ?? String(error),
-    };
+    return failedAttempt(scorers, error, replay?.firstMismatch);
   }
+  // A nested agent's miss may have been turned into a tool output the run went on with.
+  if (replay?.firstMismatch)
+    return failedAttempt(scorers, replay.firstMismatch, replay.firstMismatch);
   const scores = [];
   for (const scorer of scorers) {
     try {
@@ -118,7 +147,11 @@ async function attempt(prepared: PreparedCase, options: RunEvalOptions, useCasse
       });
       scores.push({ scorer: scorer.name, ...checkScore(scorer.name, value) });
     } catch (error) {
-      scores.push({ scorer: scorer.name, score: 0, reason: `the scorer failed: ${(error as Error)?.message ?? String(error)}` });
+      scores.push({
+        scorer: scorer.name,
+        score: 0,
+        reason: `the scorer failed: ${(error as Error)?.message ?? String(error)}`,
+      });
     }
   }
   return {
@@ -171,11 +204,16 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
   checkNumber(repeat, 'repeat', 1);
   checkNumber(options.concurrency, 'concurrency', 1);
   checkNumber(options.threshold, 'threshold', 0, 1);
-  const dataset = typeof options.dataset === 'string' ? await loadDataset(options.dataset) : options.dataset;
+  const dataset =
+    typeof options.dataset === 'string' ? await loadDataset(options.dataset) : options.dataset;
   const live = options.live ?? false;
-  const selected = dataset.cases.filter((item) => (options.tags ?? []).every((tag) => item.tags?.includes(tag)));
+  const selected = dataset.cases.filter((item) =>
+    (options.tags ?? []).every((tag) => item.tags?.includes(tag)),
+  );
   if (selected.length === 0)
-    throw new ConfigError(`${dataset.file} has no cases${options.tags?.length ? ` tagged ${options.tags.join(', ')}` : ''} to run.`);
+    throw new ConfigError(
+      `${dataset.file} has no cases${options.tags?.length ? ` tagged ${options.tags.join(', ')}` : ''} to run.`,
+    );
   const prepared: PreparedCase[] = [];
   for (const item of selected) {
     const scorers = await resolveScorers(item, options, dataset.file);
@@ -198,7 +236,13 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
           limit(async () => {
             const result = await attempt(entry, options, !live);
             done += 1;
-            options.onProgress?.({ caseId: entry.item.id, repeat: index + 1, done, total, attempt: result });
+            options.onProgress?.({
+              caseId: entry.item.id,
+              repeat: index + 1,
+              done,
+              total,
+              attempt: result,
+            });
             return result;
           }),
         ),
@@ -208,7 +252,8 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
   const cases = prepared.map((entry, index) => summarize(entry, runs[index]!, live));
   const byScorer = new Map<string, number[]>();
   for (const result of cases)
-    for (const score of result.scores) byScorer.set(score.scorer, [...(byScorer.get(score.scorer) ?? []), score.mean]);
+    for (const score of result.scores)
+      byScorer.set(score.scorer, [...(byScorer.get(score.scorer) ?? []), score.mean]);
   const mean = spread(cases.map((result) => result.mean)).mean;
   const failures = cases.flatMap((result) =>
     result.scores.filter((score) => !score.passed).map((score) => `${result.id}/${score.scorer}`),

@@ -64,7 +64,10 @@ export function agencyTarget(
     async run(turns, { model, signal }) {
       const store = isFactory ? new MemoryStore() : undefined;
       const agency = isFactory
-        ? await source({ threads: new ThreadManager({ store: store! }), ...(model ? { model } : {}) })
+        ? await source({
+            threads: new ThreadManager({ store: store! }),
+            ...(model ? { model } : {}),
+          })
         : source;
       if (!isFactory && model) installCaseModels(agency);
       const chatId = `eval_${randomUUID()}`;
@@ -97,7 +100,10 @@ export interface EnsembleTargetOptions {
 }
 
 /** A target running an ensemble on each case's input (one turn per case). */
-export function ensembleTarget(ensemble: Ensemble, options: EnsembleTargetOptions = {}): EvalTarget {
+export function ensembleTarget(
+  ensemble: Ensemble,
+  options: EnsembleTargetOptions = {},
+): EvalTarget {
   return {
     name: `ensemble ${ensemble.name}`,
     async run(turns, { model, signal }) {

@@ -76,7 +76,9 @@ export function agencyTranscript(
 
 /** The answer of an ensemble run: the last successful turn's output (its `response` text if any). */
 export function ensembleAnswer(result: ConversationResult): unknown {
-  const turns = result.conversation_history.filter((turn) => (turn.status ?? 'success') === 'success');
+  const turns = result.conversation_history.filter(
+    (turn) => (turn.status ?? 'success') === 'success',
+  );
   const data = turns.at(-1)?.output_data as Record<string, unknown> | undefined;
   if (!data) return undefined;
   for (const key of ['response', 'text', 'output', 'answer'])

@@ -11,7 +11,12 @@ describe('captureCase', () => {
     const dir = await tempDir();
     const chat = await recordedDemoChat(dir, ['Write a short brief about tidal energy.']);
     const out = path.join(dir, 'cases.jsonl');
-    const captured = await captureCase({ store: chat.store, chatId: chat.chatId, recording: chat.recording, out });
+    const captured = await captureCase({
+      store: chat.store,
+      chatId: chat.chatId,
+      recording: chat.recording,
+      out,
+    });
     expect(captured.interactions).toBe(7);
     expect(captured.case.expected).toBe(chat.answers[0]);
     const dataset = await loadDataset(out);
@@ -26,7 +31,12 @@ describe('captureCase', () => {
     const dir = await tempDir();
     const chat = await recordedDemoChat(dir, ['Write about tides.', 'Now write about wind.']);
     const out = path.join(dir, 'cases.jsonl');
-    const captured = await captureCase({ store: chat.store, chatId: chat.chatId, recording: chat.recording, out });
+    const captured = await captureCase({
+      store: chat.store,
+      chatId: chat.chatId,
+      recording: chat.recording,
+      out,
+    });
     expect(captured.case.input).toEqual(['Write about tides.', 'Now write about wind.']);
     expect(captured.interactions).toBe(14);
     const results = await runEval({ dataset: out, target: demoTarget(), resultsDir: false });
@@ -44,7 +54,12 @@ describe('captureCase', () => {
     both.interactions.unshift(...JSON.parse(shared).interactions);
     await writeFile(second.recording, JSON.stringify(both));
     const out = path.join(dir, 'cases.jsonl');
-    const captured = await captureCase({ store: second.store, chatId: second.chatId, recording: second.recording, out });
+    const captured = await captureCase({
+      store: second.store,
+      chatId: second.chatId,
+      recording: second.recording,
+      out,
+    });
     expect(captured.interactions).toBe(7);
     const cassette = JSON.parse(await readFile(captured.cassette, 'utf8'));
     expect(JSON.stringify(cassette)).not.toContain('tides');
@@ -67,7 +82,12 @@ describe('captureCase', () => {
     const dir = await tempDir();
     const chat = await recordedDemoChat(dir, ['Write about tides.']);
     await expect(
-      captureCase({ store: chat.store, chatId: 'chat_nope', recording: chat.recording, out: path.join(dir, 'x.jsonl') }),
+      captureCase({
+        store: chat.store,
+        chatId: 'chat_nope',
+        recording: chat.recording,
+        out: path.join(dir, 'x.jsonl'),
+      }),
     ).rejects.toThrow(/no chat "chat_nope" in the memory store/);
   });
 });

@@ -28,8 +28,7 @@ export function demoModels(): (agent: string) => Model {
 /** The demo agency as an eval target: its scripted models live, or the case's replay model. */
 export function demoTarget(): EvalTarget {
   return agencyTarget(
-    ({ model, threads }) =>
-      createDemoAgency({ threads, ...(model ? { model: () => model } : {}) }),
+    ({ model, threads }) => createDemoAgency({ threads, ...(model ? { model: () => model } : {}) }),
     { name: 'demo' },
   );
 }

@@ -24,7 +24,12 @@ export const JUDGE_INSTRUCTIONS =
   '1 means the answer fully meets the rubric, 0 that it does not meet it at all.';
 
 /** The message the judge gets for one answer. */
-export function judgePrompt(rubric: string, input: string, answer: string, expected?: string): string {
+export function judgePrompt(
+  rubric: string,
+  input: string,
+  answer: string,
+  expected?: string,
+): string {
   return [
     `Rubric:\n${rubric}`,
     `User input:\n${input}`,

@@ -30,7 +30,10 @@ const str = z.string().min(1);
 const args = z.record(z.string(), z.unknown());
 const OPTIONS = {
   exact: z.object({ expected: z.string().optional(), ignoreCase: z.boolean().optional() }),
-  contains: z.object({ value: z.union([str, z.array(str).min(1)]), ignoreCase: z.boolean().optional() }),
+  contains: z.object({
+    value: z.union([str, z.array(str).min(1)]),
+    ignoreCase: z.boolean().optional(),
+  }),
   regex: z.object({ pattern: str, flags: z.string().optional() }),
   json_schema: z.object({ schema: args }),
   tool_called: z.object({
@@ -66,7 +69,9 @@ async function builtin(
   const parsed = OPTIONS[type].strict().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = [...issue.path, ...((issue as { keys?: string[] }).keys ?? [])].map(String).join('.');
+    const field = [...issue.path, ...((issue as { keys?: string[] }).keys ?? [])]
+      .map(String)
+      .join('.');
     throw new ConfigError(`${where}: ${field || '(options)'}: ${issue.message}.`);
   }
   const options = parsed.data;
@@ -127,7 +132,9 @@ export async function resolveScorers(
     const name = given ?? type;
     const where = `${file}: case "${item.id}": scorers[${index}] (${name})`;
     if (out.some((scorer) => scorer.name === name))
-      throw new ConfigError(`${where}: a second scorer named "${name}". Give it a "name" of its own.`);
+      throw new ConfigError(
+        `${where}: a second scorer named "${name}". Give it a "name" of its own.`,
+      );
     const custom = env.custom?.[type];
     if (custom) {
       out.push({ name, score: custom });
