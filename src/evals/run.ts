@@ -255,9 +255,13 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
     for (const score of result.scores)
       byScorer.set(score.scorer, [...(byScorer.get(score.scorer) ?? []), score.mean]);
   const mean = spread(cases.map((result) => result.mean)).mean;
-  const failures = cases.flatMap((result) =>
-    result.scores.filter((score) => !score.passed).map((score) => `${result.id}/${score.scorer}`),
-  );
+  // A run that failed (an error, a replay miss) fails the eval whatever the thresholds.
+  const failures = cases.flatMap((result) => [
+    ...(result.runs.some((run) => run.error !== undefined) ? [`${result.id}/error`] : []),
+    ...result.scores
+      .filter((score) => !score.passed)
+      .map((score) => `${result.id}/${score.scorer}`),
+  ]);
   if (options.threshold !== undefined && mean < options.threshold) failures.push('mean');
   const results: EvalResults = {
     format: 'colloquy-eval-results',
