@@ -12,6 +12,7 @@ import { agencyTarget, type EvalTarget } from '../../src/evals/targets.js';
 import { forgetRecordingCassette } from '../../src/models/cassette.js';
 import { RecordingModel } from '../../src/models/recordingModel.js';
 import { MemoryStore } from '../../src/stores/memory.js';
+import type { ThreadStore } from '../../src/stores/types.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 
 /** A fresh temporary directory. */
@@ -34,14 +35,14 @@ export function demoTarget(): EvalTarget {
 }
 
 /** Runs demo chat turns with every model call recorded; returns the store, chat id and recording. */
-export async function recordedDemoChat(
+export async function recordedDemoChat<S extends ThreadStore = MemoryStore>(
   dir: string,
   turns: string[],
-): Promise<{ store: MemoryStore; chatId: string; recording: string; answers: string[] }> {
+  store: S = new MemoryStore() as unknown as S,
+): Promise<{ store: S; chatId: string; recording: string; answers: string[] }> {
   const recording = path.join(dir, 'production.cassette.json');
   forgetRecordingCassette(recording);
   const own = demoModels();
-  const store = new MemoryStore();
   const agency = createDemoAgency({
     threads: new ThreadManager({ store }),
     model: (agent) => new RecordingModel(own(agent), { cassette: recording, label: agent }),
