@@ -160,8 +160,3 @@ export async function appendCase(
   }
   await appendFile(file, `${prefix}${JSON.stringify(checked)}\n`, 'utf8');
 }
-
-/** The cases whose tags include every one of `tags`. */
-export function casesTagged(dataset: EvalDataset, tags: readonly string[]): EvalCase[] {
-  return dataset.cases.filter((item) => tags.every((tag) => item.tags?.includes(tag)));
-}

@@ -68,11 +68,14 @@ const COMPLETED: NamedScorer = {
   score: () => ({ score: 1, reason: 'the case ran to the end' }),
 };
 
-function checkNumber(value: number | undefined, what: string, min: number, max = Infinity): void {
-  if (value !== undefined && !(Number.isFinite(value) && value >= min && value <= max))
-    throw new ConfigError(
-      `${what} must be ${max === 1 ? 'from 0 to 1' : `a whole number ≥ ${min}`} (got ${value}).`,
-    );
+function checkWhole(value: number | undefined, what: string): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+    throw new ConfigError(`${what} must be a whole number ≥ 1 (got ${value}).`);
+}
+
+function checkFraction(value: number | undefined, what: string): void {
+  if (value !== undefined && !(value >= 0 && value <= 1))
+    throw new ConfigError(`${what} must be from 0 to 1 (got ${value}).`);
 }
 
 function loadCassette(dataset: EvalDataset, item: EvalCase): Cassette {
@@ -201,9 +204,9 @@ function summarize(prepared: PreparedCase, runs: CaseAttempt[], live: boolean): 
  */
 export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
   const repeat = options.repeat ?? 1;
-  checkNumber(repeat, 'repeat', 1);
-  checkNumber(options.concurrency, 'concurrency', 1);
-  checkNumber(options.threshold, 'threshold', 0, 1);
+  checkWhole(repeat, 'repeat');
+  checkWhole(options.concurrency, 'concurrency');
+  checkFraction(options.threshold, 'threshold');
   const dataset =
     typeof options.dataset === 'string' ? await loadDataset(options.dataset) : options.dataset;
   const live = options.live ?? false;

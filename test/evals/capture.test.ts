@@ -91,3 +91,57 @@ describe('captureCase', () => {
     ).rejects.toThrow(/no chat "chat_nope" in the memory store/);
   });
 });
+
+describe('captureCase --trace', () => {
+  it('ends the case at the turn of a trace, and refuses a trace of another chat', async () => {
+    const { traceStoreFor } = await import('../../src/stores/traceStores.js');
+    const { flushTracing } = await import('../../src/tracing/setup.js');
+    const dir = await tempDir();
+    const chat = await recordedDemoChat(dir, ['Write about tides.', 'Now write about wind.']);
+    await flushTracing();
+    const traces = await traceStoreFor(chat.store);
+    const [newest, oldest] = await traces.listTraces({ chatId: chat.chatId });
+    expect(newest && oldest).toBeTruthy();
+    const out = path.join(dir, 'cases.jsonl');
+    const first = await captureCase({
+      store: chat.store,
+      traces,
+      chatId: chat.chatId,
+      traceId: oldest!.traceId,
+      recording: chat.recording,
+      out,
+    });
+    expect(first.case).toMatchObject({
+      input: 'Write about tides.',
+      expected: chat.answers[0],
+      source: { traceId: oldest!.traceId },
+    });
+    expect(first.interactions).toBe(7);
+    const other = await recordedDemoChat(dir, ['Write about rain.']);
+    await flushTracing();
+    const [foreign] = await (await traceStoreFor(other.store)).listTraces({ chatId: other.chatId });
+    await traces.saveTrace((await (await traceStoreFor(other.store)).getTrace(foreign!.traceId))!);
+    await expect(
+      captureCase({
+        store: chat.store,
+        traces,
+        chatId: chat.chatId,
+        traceId: foreign!.traceId,
+        recording: chat.recording,
+        out,
+      }),
+    ).rejects.toThrow(
+      `Trace ${foreign!.traceId} belongs to chat ${other.chatId}, not ${chat.chatId}`,
+    );
+    await expect(
+      captureCase({
+        store: chat.store,
+        traces,
+        chatId: chat.chatId,
+        traceId: 'trace_nope',
+        recording: chat.recording,
+        out,
+      }),
+    ).rejects.toThrow(/There is no trace "trace_nope"/);
+  });
+});
