@@ -44,7 +44,7 @@ const caseResultSchema = z.object({
   tags: z.array(z.string()).optional(),
   /** `replay` when the case ran on its cassette, `live` otherwise. */
   mode: z.enum(['replay', 'live']),
-  /** Per scorer: the spread over repeats, the reason of the first repeat, its threshold. */
+  /** Per scorer: the spread over repeats, the reason of the lowest-scoring repeat, its threshold. */
   scores: z.array(
     spreadSchema.extend({
       scorer: z.string(),

@@ -169,13 +169,15 @@ async function attempt(
 function summarize(prepared: PreparedCase, runs: CaseAttempt[], live: boolean): CaseResult {
   const { item } = prepared;
   const scores = prepared.scorers.map((scorer) => {
-    const values = runs.map((run) => run.scores.find((s) => s.scorer === scorer.name)?.score ?? 0);
-    const stats = spread(values);
+    const own = runs.map((run) => run.scores.find((s) => s.scorer === scorer.name));
+    const stats = spread(own.map((score) => score?.score ?? 0));
     const threshold = item.thresholds?.[scorer.name];
+    // The reason of the lowest-scoring repeat: what to fix when repeats disagree.
+    const worst = own.reduce((a, b) => ((b?.score ?? 0) < (a?.score ?? 0) ? b : a), own[0]);
     return {
       scorer: scorer.name,
       ...stats,
-      reason: runs[0]?.scores.find((s) => s.scorer === scorer.name)?.reason ?? '',
+      reason: worst?.reason ?? '',
       ...(threshold === undefined ? {} : { threshold }),
       passed: threshold === undefined || stats.mean >= threshold,
     };
@@ -188,7 +190,7 @@ function summarize(prepared: PreparedCase, runs: CaseAttempt[], live: boolean): 
     mode: prepared.cassette && !live ? 'replay' : 'live',
     scores,
     mean: spread(scores.map((s) => s.mean)).mean,
-    passed: scores.every((s) => s.passed),
+    passed: scores.every((s) => s.passed) && runs.every((run) => run.error === undefined),
     runs,
   };
 }
