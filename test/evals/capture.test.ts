@@ -145,3 +145,31 @@ describe('captureCase --trace', () => {
     ).rejects.toThrow(/There is no trace "trace_nope"/);
   });
 });
+
+describe('captureCase of a streamed chat', () => {
+  it('matches streamed recordings (their response_done output) and replays them', async () => {
+    const { createDemoAgency } = await import('../../src/demo/demoAgency.js');
+    const { RecordingModel } = await import('../../src/models/recordingModel.js');
+    const { MemoryStore } = await import('../../src/stores/memory.js');
+    const { ThreadManager } = await import('../../src/threads/threadManager.js');
+    const { demoModels } = await import('./helpers.js');
+    const dir = await tempDir();
+    const recording = path.join(dir, 'streamed.cassette.json');
+    const own = demoModels();
+    const store = new MemoryStore();
+    const agency = createDemoAgency({
+      threads: new ThreadManager({ store }),
+      model: (agent) => new RecordingModel(own(agent), { cassette: recording }),
+    });
+    let answer: unknown;
+    for await (const event of agency.getResponseStream('Write a short brief about wind power.'))
+      if (event.type === 'run_completed') answer = event.result.finalOutput;
+    const recorded = JSON.parse(await readFile(recording, 'utf8'));
+    expect(recorded.interactions.every((i: { stream: boolean }) => i.stream)).toBe(true);
+    const out = path.join(dir, 'cases.jsonl');
+    const captured = await captureCase({ store, chatId: agency.chatId, recording, out });
+    expect(captured).toMatchObject({ interactions: 7, case: { expected: answer } });
+    const results = await runEval({ dataset: out, target: demoTarget(), resultsDir: false });
+    expect(results.cases[0]).toMatchObject({ mode: 'replay', mean: 1 });
+  });
+});
