@@ -36,6 +36,7 @@ const RULES: LayerRules = {
     agency: 3,
     ensembles: 3,
     demo: 4,
+    evals: 4.5, // datasets, scorers, runEval, capture: run agencies and ensembles; used by testing and the CLI
     server: 5,
     queue: 5.5, // BullMQ workers and the queued executor: run server work, used by the CLI
     testing: 5,

@@ -73,6 +73,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/graph.js')).registerGraphCommand,
   },
   {
+    usage: ['eval'],
+    description: 'Score agencies and ensembles on datasets, compare runs, capture chats as cases.',
+    load: async () => (await import('./commands/eval.js')).registerEvalCommands,
+  },
+  {
     usage: ['worker [module]'],
     description:
       'Run agency calls and ensemble runs from a BullMQ queue on Redis (scale out with colloquy serve --queue).',

@@ -1,0 +1,54 @@
+/**
+ * Running an Agency instance you already built on a case's cassette: each of its runtime agents
+ * gets a {@link CaseModel}, which answers with the model of the case being run (found from the
+ * async context, so concurrent cases each replay their own cassette) and otherwise with the
+ * agent's own model.
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
+import type { Agency } from '../agency/agency.js';
+
+const current = new AsyncLocalStorage<Model>();
+
+/** Runs `work` with `model` answering every model call of installed agencies. */
+export function withCaseModel<T>(model: Model, work: () => Promise<T>): Promise<T> {
+  return current.run(model, work);
+}
+
+/** A model that defers to the case's model, or to the agent's own. */
+export class CaseModel implements Model {
+  readonly #own: () => Promise<Model>;
+
+  constructor(own: () => Promise<Model>) {
+    this.#own = own;
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    return (current.getStore() ?? (await this.#own())).getResponse(request);
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    yield* (current.getStore() ?? (await this.#own())).getStreamedResponse(request);
+  }
+}
+
+const installed = new WeakSet<Agency>();
+
+/**
+ * Gives every runtime agent of `agency` a {@link CaseModel} (once per agency). An agent whose
+ * model is a name keeps resolving it with the agency's Runner outside cases.
+ */
+export function installCaseModels(agency: Agency): void {
+  if (installed.has(agency)) return;
+  installed.add(agency);
+  for (const name of agency.agents.keys()) {
+    const runtime = agency.runtimeAgent(name);
+    const own = runtime.model;
+    const resolve =
+      typeof own === 'string'
+        ? async () => agency.runner.config.modelProvider.getModel(own || undefined)
+        : async () => own;
+    runtime.model = new CaseModel(resolve);
+  }
+}
