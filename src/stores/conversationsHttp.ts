@@ -49,7 +49,7 @@ export class ConversationsHttpError extends StoreError {
   }
 }
 
-const RETRIED = new Set([408, 409, 429, 500, 502, 503, 504]);
+const RETRIED = new Set([408, 429, 500, 502, 503, 504]);
 
 /** A small typed client for the routes the store uses. */
 export class ConversationsHttp {

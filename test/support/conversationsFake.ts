@@ -160,7 +160,7 @@ export class ConversationsFake {
   readonly requests: FakeRequest[] = [];
   readonly conversations = new Map<string, Conversation>();
   #server: Server | undefined;
-  #throttle: { count: number; retryAfter: string } | undefined;
+  #throttle: { count: number; retryAfter: string; skip: number } | undefined;
   baseURL = '';
 
   /** Starts listening on a free loopback port. */
@@ -178,9 +178,9 @@ export class ConversationsFake {
     );
   }
 
-  /** The next `count` requests are answered 429 with this `retry-after` (seconds). */
-  throttle(count: number, retryAfterSeconds: number): void {
-    this.#throttle = { count, retryAfter: String(retryAfterSeconds) };
+  /** After `skip` more requests, the next `count` are answered 429 with this `retry-after` (seconds). */
+  throttle(count: number, retryAfterSeconds: number, skip = 0): void {
+    this.#throttle = { count, retryAfter: String(retryAfterSeconds), skip };
   }
 
   /** Requests since the last call (the log is cleared). */
@@ -205,7 +205,8 @@ export class ConversationsFake {
       res.end(JSON.stringify(payload));
     };
     try {
-      if (this.#throttle && this.#throttle.count > 0) {
+      if (this.#throttle && this.#throttle.skip > 0) this.#throttle.skip -= 1;
+      else if (this.#throttle && this.#throttle.count > 0) {
         this.#throttle.count -= 1;
         return send(
           429,
