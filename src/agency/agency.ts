@@ -17,7 +17,7 @@ import { getTraceRecorder } from '../tracing/setup.js';
 import { traceCall } from '../tracing/traceCall.js';
 import { parsePendingCall, type ApprovalDecisions } from './approvals.js';
 import { ChatActivity } from './chatActivity.js';
-import { getCompletion, getCompletionStream, type CompletionOptions } from './completion.js';
+import { getCompletion, getCompletionStream } from './completion.js';
 import { gateOf, type ChatGate } from './chatGate.js';
 import { needsChatLease, withChatLease } from './chatLease.js';
 import { runEntryCall, type EntryCallHost } from './entryCall.js';
@@ -281,7 +281,10 @@ export class Agency implements AgencyRuntime {
    * agency-swarm's `get_completion`: the final output as text.
    * @deprecated Use {@link Agency.getResponse} (`(await agency.getResponse(m)).finalOutput`).
    */
-  getCompletion(message: AgencyInput, options: CompletionOptions = {}): Promise<string> {
+  getCompletion(
+    message: AgencyInput,
+    options: GetResponseOptions & { recipientAgent?: string | { name: string } } = {},
+  ): Promise<string> {
     return getCompletion(this, message, options);
   }
 
@@ -291,7 +294,7 @@ export class Agency implements AgencyRuntime {
    */
   getCompletionStream(
     message: AgencyInput,
-    options: CompletionOptions = {},
+    options: GetResponseOptions & { recipientAgent?: string | { name: string } } = {},
   ): AsyncIterable<string> {
     return getCompletionStream(this, message, options);
   }
