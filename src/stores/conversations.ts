@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { ConflictError } from '../errors.js';
+import { ConfigError, ConflictError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
 import { checkFork, checkReset, threadNotFound } from './common.js';
 import {
@@ -51,6 +51,14 @@ export const ITEMS_PER_REQUEST = 20;
 /** The API's page size limit when listing items. */
 const PAGE = 100;
 const LINK = '~conversation~';
+
+/** Refuses thread ids that would collide with the index's link records. */
+function notReserved(operation: string, threadId: string): void {
+  if (threadId.startsWith(LINK))
+    throw new ConfigError(
+      `${operation}("${threadId}"): thread ids starting with "${LINK}" are reserved by ConversationsStore for its links. Pick another thread id.`,
+    );
+}
 
 /** The default index file for a base URL: beside the default store, one file per service. */
 export function conversationsIndexPath(
@@ -124,6 +132,7 @@ export class ConversationsStore implements ThreadStore {
 
   async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
     checkIds('append', threadId, options.chatId);
+    notReserved('append', threadId);
     const copies = items.map((i) => JSON.parse(JSON.stringify(i)) as ThreadItem);
     return this.#withLock(threadId, async () => {
       const record = await this.index.getThread(threadId);
@@ -154,6 +163,7 @@ export class ConversationsStore implements ThreadStore {
     chatId?: string | null,
   ): Promise<void> {
     checkIds('setMetadata', threadId, chatId);
+    notReserved('setMetadata', threadId);
     await this.index.setMetadata(threadId, metadata, chatId);
   }
 
@@ -164,6 +174,7 @@ export class ConversationsStore implements ThreadStore {
 
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
     checkIds('fork', sourceId, targetId, options.chatId);
+    notReserved('fork', targetId);
     return this.#withLock(targetId, async () => {
       const source = await this.index.getThread(sourceId);
       if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);

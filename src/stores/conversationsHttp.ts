@@ -49,7 +49,13 @@ export class ConversationsHttpError extends StoreError {
   }
 }
 
+/** Answers retried for reads and deletes (repeating them is harmless). */
 const RETRIED = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Answers retried for writes: only those after which the service did not act. A 500, 502 or 504
+ * may come after the items were added, and adding them again would write them twice.
+ */
+const RETRIED_WRITES = new Set([429, 503]);
 
 /** A small typed client for the routes the store uses. */
 export class ConversationsHttp {
@@ -88,6 +94,7 @@ export class ConversationsHttp {
     const base = this.#options.retryBaseMs ?? 250;
     const doFetch = this.#options.fetch ?? fetch;
     let wait = 0;
+    const write = method === 'POST';
     return pRetry(
       async () => {
         let response: Response;
@@ -102,13 +109,20 @@ export class ConversationsHttp {
           throw new ConversationsHttpError(
             `${what} at ${this.baseURL} failed: ${(error as Error).message}${code ? ` (${code})` : ''}. Check the base URL and the network.`,
             0,
-            TRANSIENT_NETWORK_CODES.has(code) || code === '' || code === 'UND_ERR_SOCKET',
+            write
+              ? code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+              : TRANSIENT_NETWORK_CODES.has(code) || code === '' || code === 'UND_ERR_SOCKET',
           );
         }
         const text = await response.text();
         if (response.ok) return (text ? JSON.parse(text) : {}) as T;
         wait = retryAfterMs(response.headers) ?? -1;
-        throw failure(what, response.status, text, RETRIED.has(response.status));
+        throw failure(
+          what,
+          response.status,
+          text,
+          (write ? RETRIED_WRITES : RETRIED).has(response.status),
+        );
       },
       {
         retries: this.#options.maxRetries ?? 5,

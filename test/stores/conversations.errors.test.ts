@@ -53,6 +53,31 @@ describe('ConversationsStore retries', () => {
     fake.throttle(0, 0);
   });
 
+  it('retries a 5xx on a read, never on an add (the items may have been added)', async () => {
+    const store = open({ retryBaseMs: 1 });
+    await store.append('t', items('a', 2), { expectedVersion: 0 });
+    fake.take();
+    fake.failNext(1, 502);
+    expect((await store.readItems('t')).map((i) => i.id)).toEqual(['a-0', 'a-1']);
+    expect(fake.take().map((r) => r.status)).toEqual([502, 200]);
+    fake.failNext(1, 500);
+    await expect(store.append('t', items('b', 1), { expectedVersion: 2 })).rejects.toThrow(
+      /items answered 500/,
+    );
+    expect(fake.take().map((r) => `${r.method} ${r.status}`)).toEqual(['POST 500']);
+    expect(await store.append('t', items('b', 1), { expectedVersion: 2 })).toBe(3);
+    fake.failNext(1, 503);
+    expect(await store.append('t', items('c', 1), { expectedVersion: 3 })).toBe(4);
+  });
+
+  it('refuses thread ids reserved for its links', async () => {
+    const store = open();
+    await expect(
+      store.append('~conversation~x', items('a', 1), { expectedVersion: 0 }),
+    ).rejects.toBeInstanceOf(ConfigError);
+    await expect(store.setMetadata('~conversation~x', {})).rejects.toThrow(/reserved/);
+  });
+
   it('takes back the first chunks of an append whose later chunk fails', async () => {
     const store = open({ maxRetries: 0 });
     await store.append('t', items('a', 1), { expectedVersion: 0 });

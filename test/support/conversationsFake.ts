@@ -160,7 +160,7 @@ export class ConversationsFake {
   readonly requests: FakeRequest[] = [];
   readonly conversations = new Map<string, Conversation>();
   #server: Server | undefined;
-  #throttle: { count: number; retryAfter: string; skip: number } | undefined;
+  #throttle: { count: number; retryAfter: string; skip: number; status: number } | undefined;
   baseURL = '';
 
   /** Starts listening on a free loopback port. */
@@ -180,7 +180,12 @@ export class ConversationsFake {
 
   /** After `skip` more requests, the next `count` are answered 429 with this `retry-after` (seconds). */
   throttle(count: number, retryAfterSeconds: number, skip = 0): void {
-    this.#throttle = { count, retryAfter: String(retryAfterSeconds), skip };
+    this.#throttle = { count, retryAfter: String(retryAfterSeconds), skip, status: 429 };
+  }
+
+  /** After `skip` more requests, the next `count` fail with `status` (a 5xx) and do nothing. */
+  failNext(count: number, status: number, skip = 0): void {
+    this.#throttle = { count, retryAfter: '0', skip, status };
   }
 
   /** Requests since the last call (the log is cleared). */
@@ -208,6 +213,15 @@ export class ConversationsFake {
       if (this.#throttle && this.#throttle.skip > 0) this.#throttle.skip -= 1;
       else if (this.#throttle && this.#throttle.count > 0) {
         this.#throttle.count -= 1;
+        if (this.#throttle.status !== 429)
+          return send(this.#throttle.status, {
+            error: {
+              message: 'The server had an error processing your request.',
+              type: 'server_error',
+              param: null,
+              code: null,
+            },
+          });
         return send(
           429,
           {
