@@ -11,12 +11,9 @@ import { dirname, join } from 'node:path';
 import { ConfigError, ConflictError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
 import { checkFork, checkReset, threadNotFound } from './common.js';
-import {
-  ConversationsHttp,
-  ConversationsHttpError,
-  type ConversationsHttpOptions,
-} from './conversationsHttp.js';
-import { fromApiItem, toApiItem, type ApiItem } from './conversationsItems.js';
+import { ConversationsHttp, type ConversationsHttpOptions } from './conversationsHttp.js';
+import { fromApiItem } from './conversationsItems.js';
+import { ConversationsService, type Link } from './conversationsService.js';
 import { checkIds } from './ids.js';
 import type { ThreadItem } from './item.js';
 import { SqliteStore } from './sqlite.js';
@@ -40,16 +37,6 @@ export interface ConversationsStoreOptions extends ConversationsHttpOptions {
   index?: ThreadStore;
 }
 
-/** The link of one thread to its conversation: the service's id of each of its items, in order. */
-interface Link {
-  conversationId: string;
-  itemIds: string[];
-}
-
-/** The API's item limit per create request. */
-export const ITEMS_PER_REQUEST = 20;
-/** The API's page size limit when listing items. */
-const PAGE = 100;
 const LINK = '~conversation~';
 
 /** Refuses thread ids that would collide with the index's link records. */
@@ -89,10 +76,12 @@ export class ConversationsStore implements ThreadStore {
   /** The local index (see {@link ConversationsStoreOptions.index}). */
   readonly index: ThreadStore;
   readonly #http: ConversationsHttp;
+  readonly #service: ConversationsService;
   readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(options: ConversationsStoreOptions) {
     this.#http = new ConversationsHttp(options);
+    this.#service = new ConversationsService(this.#http);
     this.index =
       options.index ??
       new SqliteStore({ path: conversationsIndexPath(this.#http.baseURL, options.env) });
@@ -125,7 +114,7 @@ export class ConversationsStore implements ThreadStore {
     if (link) {
       const start =
         range?.newest !== undefined ? record.version - items.length : (range?.from ?? 0);
-      await this.#verify(threadId, link, start, start + items.length);
+      await this.#service.verify(threadId, link, start, start + items.length);
     }
     return items;
   }
@@ -144,14 +133,14 @@ export class ConversationsStore implements ThreadStore {
       const old = await this.#link(threadId);
       const link = old
         ? { ...old, itemIds: old.itemIds.slice(0, current) }
-        : { conversationId: await this.#create(threadId, chatId), itemIds: [] };
+        : { conversationId: await this.#service.create(threadId, chatId), itemIds: [] };
       let added: string[] = [];
       try {
-        added = await this.#addItems(link.conversationId, copies);
+        added = await this.#service.addItems(link.conversationId, copies);
         const next: Link = { ...link, itemIds: [...link.itemIds, ...added] };
         return await this.#commit(threadId, copies, options, next);
       } catch (error) {
-        await this.#undo(old ? link.conversationId : null, link.conversationId, added);
+        await this.#service.undo(old ? link.conversationId : null, link.conversationId, added);
         throw error;
       }
     });
@@ -182,7 +171,7 @@ export class ConversationsStore implements ThreadStore {
       const exists = (await this.index.getThread(targetId)) !== null;
       checkFork(sourceId, targetId, upTo, source.version, exists);
       const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
-      const link = await this.#copy(
+      const link = await this.#service.copy(
         targetId,
         chatId,
         await this.index.readItems(sourceId, { limit: upTo }),
@@ -192,7 +181,7 @@ export class ConversationsStore implements ThreadStore {
         if (link) await this.index.setMetadata(LINK + targetId, { ...link });
         return record;
       } catch (error) {
-        if (link) await this.#undo(null, link.conversationId, []);
+        if (link) await this.#service.undo(null, link.conversationId, []);
         throw error;
       }
     });
@@ -207,7 +196,7 @@ export class ConversationsStore implements ThreadStore {
       if (version === record.version) return null;
       const old = await this.#link(threadId);
       const kept = await this.index.readItems(threadId, { limit: version });
-      const link = await this.#copy(threadId, record.chatId, kept);
+      const link = await this.#service.copy(threadId, record.chatId, kept);
       const archiveId = (await this.index.reset(threadId, version))!;
       // The archive keeps the old conversation, which holds the whole pre-reset history.
       if (old)
@@ -225,7 +214,7 @@ export class ConversationsStore implements ThreadStore {
     checkIds('deleteThread', threadId);
     await this.#withLock(threadId, async () => {
       const link = await this.#link(threadId);
-      if (link) await this.#deleteConversation(link.conversationId);
+      if (link) await this.#service.deleteConversation(link.conversationId);
       await this.index.deleteThread(LINK + threadId);
       await this.index.deleteThread(threadId);
     });
@@ -248,7 +237,7 @@ export class ConversationsStore implements ThreadStore {
     const chatId =
       options.chatId !== undefined ? options.chatId : conversation.metadata?.colloquy_chat || null;
     checkIds('adoptConversation', threadId, chatId);
-    const api = await this.#list(conversationId, undefined, Infinity);
+    const api = await this.#service.list(conversationId, undefined, Infinity);
     const items = api.map(fromApiItem);
     const link: Link = { conversationId, itemIds: api.map((i) => String(i.id)) };
     await this.#commit(threadId, items, { expectedVersion: 0, chatId }, link);
@@ -296,124 +285,6 @@ export class ConversationsStore implements ThreadStore {
   async #link(threadId: string): Promise<Link | null> {
     const record = await this.index.getThread(LINK + threadId);
     return record ? (record.metadata as unknown as Link) : null;
-  }
-
-  async #create(threadId: string, chatId: string | null): Promise<string> {
-    const metadata = {
-      colloquy_thread: threadId.slice(0, 512),
-      colloquy_chat: (chatId ?? '').slice(0, 512),
-    };
-    const created = await this.#http.request<{ id: string }>('POST', '/conversations', {
-      metadata,
-    });
-    return created.id;
-  }
-
-  /** Adds items 20 at a time; returns the service's ids, in order. */
-  async #addItems(conversationId: string, items: ThreadItem[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (let i = 0; i < items.length; i += ITEMS_PER_REQUEST) {
-      const chunk = items.slice(i, i + ITEMS_PER_REQUEST).map(toApiItem);
-      const added = await this.#http
-        .request<{ data: ApiItem[] }>(
-          'POST',
-          `/conversations/${encodeURIComponent(conversationId)}/items`,
-          { items: chunk },
-        )
-        .catch(async (error: unknown) => {
-          await this.#undo(conversationId, conversationId, ids);
-          throw error;
-        });
-      ids.push(...added.data.map((a) => String(a.id)));
-    }
-    return ids;
-  }
-
-  /** A new conversation holding copies of `items` (none when there are no items). */
-  async #copy(threadId: string, chatId: string | null, items: ThreadItem[]): Promise<Link | null> {
-    if (items.length === 0) return null;
-    const conversationId = await this.#create(threadId, chatId);
-    try {
-      return { conversationId, itemIds: await this.#addItems(conversationId, items) };
-    } catch (error) {
-      await this.#deleteConversation(conversationId);
-      throw error;
-    }
-  }
-
-  /** Takes back a failed append: its items from a kept conversation, or a new conversation whole. */
-  async #undo(kept: string | null, conversationId: string, itemIds: string[]): Promise<void> {
-    if (kept === null) return this.#deleteConversation(conversationId);
-    for (const id of itemIds.splice(0))
-      await this.#http
-        .request(
-          'DELETE',
-          `/conversations/${encodeURIComponent(kept)}/items/${encodeURIComponent(id)}`,
-        )
-        .catch(() => undefined); // best effort: a leftover is skipped by reads (see #verify)
-  }
-
-  async #deleteConversation(conversationId: string): Promise<void> {
-    try {
-      await this.#http.request('DELETE', `/conversations/${encodeURIComponent(conversationId)}`);
-    } catch (error) {
-      if (!(error instanceof ConversationsHttpError && error.status === 404)) throw error;
-    }
-  }
-
-  /** Lists up to `want` items after `after`, oldest first, page by page. */
-  async #list(conversationId: string, after: string | undefined, want: number): Promise<ApiItem[]> {
-    const out: ApiItem[] = [];
-    let cursor = after;
-    for (;;) {
-      const limit = String(Math.min(PAGE, Math.max(1, want - out.length)));
-      const page = await this.#http.request<{
-        data: ApiItem[];
-        has_more: boolean;
-        last_id?: string;
-      }>('GET', `/conversations/${encodeURIComponent(conversationId)}/items`, undefined, {
-        order: 'asc',
-        limit,
-        ...(cursor ? { after: cursor } : {}),
-      });
-      out.push(...page.data);
-      if (!page.has_more || page.data.length === 0 || out.length >= want) return out;
-      cursor = String(page.data.at(-1)!.id);
-    }
-  }
-
-  /** Checks that the service still holds the thread's items `[start, end)`, in order. */
-  async #verify(threadId: string, link: Link, start: number, end: number): Promise<void> {
-    const expected = link.itemIds.slice(start, end);
-    let listed: ApiItem[];
-    try {
-      listed = await this.#list(
-        link.conversationId,
-        start > 0 ? link.itemIds[start - 1] : undefined,
-        expected.length,
-      );
-    } catch (error) {
-      if (error instanceof ConversationsHttpError && error.status === 404)
-        throw new ConversationsHttpError(
-          `Thread "${threadId}": its conversation ${link.conversationId} (or an item of it) no longer exists at ${this.#http.baseURL}. It was deleted outside Colloquy; delete the thread, or reset it to the items still there.`,
-          404,
-          false,
-        );
-      throw error;
-    }
-    // Items someone else added (or an interrupted append left) in between are skipped.
-    let found = 0;
-    for (const item of listed) if (item.id === expected[found]) found += 1;
-    if (found < expected.length && listed.length >= expected.length) {
-      const more = await this.#list(link.conversationId, String(listed.at(-1)!.id), Infinity);
-      for (const item of more) if (item.id === expected[found]) found += 1;
-    }
-    if (found < expected.length)
-      throw new ConversationsHttpError(
-        `Thread "${threadId}": conversation ${link.conversationId} no longer holds item ${expected[found]} (position ${start + found}). It was deleted outside Colloquy; reset the thread to ${start + found} items to continue.`,
-        404,
-        false,
-      );
   }
 
   async #withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
