@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { ConfigError, ConflictError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
-import { checkFork, checkReset, threadNotFound } from './common.js';
+import { checkFork, checkReset, resolveRange, threadNotFound } from './common.js';
 import { ConversationsHttp, type ConversationsHttpOptions } from './conversationsHttp.js';
 import { fromApiItem } from './conversationsItems.js';
 import { ConversationsService, type Link } from './conversationsService.js';
@@ -107,15 +107,12 @@ export class ConversationsStore implements ThreadStore {
 
   async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
     checkIds('readItems', threadId);
-    const items = await this.index.readItems(threadId, range);
-    if (items.length === 0) return items;
-    const record = (await this.index.getThread(threadId))!;
+    const record = await this.index.getThread(threadId);
+    const { start, end } = resolveRange(threadId, record?.version ?? 0, range);
+    if (!record || start >= end) return [];
+    const items = await this.index.readItems(threadId, { from: start, limit: end - start });
     const link = await this.#link(threadId);
-    if (link) {
-      const start =
-        range?.newest !== undefined ? record.version - items.length : (range?.from ?? 0);
-      await this.#service.verify(threadId, link, start, start + items.length);
-    }
+    if (link) await this.#service.verify(threadId, link, start, start + items.length);
     return items;
   }
 
