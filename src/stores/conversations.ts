@@ -234,6 +234,7 @@ export class ConversationsStore implements ThreadStore {
     const chatId =
       options.chatId !== undefined ? options.chatId : conversation.metadata?.colloquy_chat || null;
     checkIds('adoptConversation', threadId, chatId);
+    notReserved('adoptConversation', threadId);
     const api = await this.#service.list(conversationId, undefined, Infinity);
     const items = api.map(fromApiItem);
     const link: Link = { conversationId, itemIds: api.map((i) => String(i.id)) };
