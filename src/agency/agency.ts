@@ -17,6 +17,7 @@ import { getTraceRecorder } from '../tracing/setup.js';
 import { traceCall } from '../tracing/traceCall.js';
 import { parsePendingCall, type ApprovalDecisions } from './approvals.js';
 import { ChatActivity } from './chatActivity.js';
+import { getCompletion, getCompletionStream } from './completion.js';
 import { gateOf, type ChatGate } from './chatGate.js';
 import { needsChatLease, withChatLease } from './chatLease.js';
 import { runEntryCall, type EntryCallHost } from './entryCall.js';
@@ -274,6 +275,28 @@ export class Agency implements AgencyRuntime {
     return streamCall(options.signal, (signal, emit) =>
       this.#run(message, { ...options, signal }, emit),
     );
+  }
+
+  /**
+   * agency-swarm's `get_completion`: the final output as text.
+   * @deprecated Use {@link Agency.getResponse} (`(await agency.getResponse(m)).finalOutput`).
+   */
+  getCompletion(
+    message: AgencyInput,
+    options: GetResponseOptions & { recipientAgent?: string | { name: string } } = {},
+  ): Promise<string> {
+    return getCompletion(this, message, options);
+  }
+
+  /**
+   * agency-swarm's `get_completion_stream`: the entry point's text deltas.
+   * @deprecated Use {@link Agency.getResponseStream} (events, text deltas among them).
+   */
+  getCompletionStream(
+    message: AgencyInput,
+    options: GetResponseOptions & { recipientAgent?: string | { name: string } } = {},
+  ): AsyncIterable<string> {
+    return getCompletionStream(this, message, options);
   }
 
   #run(

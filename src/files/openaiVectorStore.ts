@@ -2,13 +2,16 @@
  * `openai` mode: keeps an OpenAI vector store in step with a folder. The store is found by name
  * (created on first use) so that every run reuses it; a manifest beside the local index records
  * each uploaded file's sha256 and file id, so only new and changed files are uploaded, and files
- * deleted from the folder are removed from the store.
+ * deleted from the folder are removed from the store. A folder agency-swarm v1 renamed
+ * (`<name>_vs_<id>`) keeps its vector store, and its files named `<name>_file-<id>.<ext>` count as
+ * uploaded (see `agencySwarmFolder.ts`).
  * @module
  */
 import { basename, extname, join } from 'node:path';
 import { getDefaultOpenAIClient } from '@openai/agents-openai';
 import OpenAI, { toFile } from 'openai';
 import { ConfigError } from '../errors.js';
+import { swarmFileId } from './agencySwarmFolder.js';
 import { loadManifest, saveManifest, type VectorStoreManifest } from './openaiManifest.js';
 import {
   folderKey,
@@ -45,6 +48,8 @@ export interface VectorStoreSyncResult {
   uploaded: string[];
   removed: string[];
   skipped: string[];
+  /** Files agency-swarm had uploaded (`<name>_file-<id>.<ext>`), recorded without uploading. */
+  reused: string[];
   unchanged: number;
 }
 
@@ -76,8 +81,10 @@ export class OpenAIVectorStoreSync {
   async sync(): Promise<VectorStoreSyncResult> {
     const client = this.#client();
     const name = this.#options.vectorStoreName;
-    const vectorStoreId =
-      (await this.#findStore(client, name)) ?? (await client.vectorStores.create({ name })).id;
+    const swarmId = this.#options.swarmVectorStoreId;
+    const vectorStoreId = swarmId
+      ? await this.#checkStore(client, swarmId)
+      : ((await this.#findStore(client, name)) ?? (await client.vectorStores.create({ name })).id);
     const stored = this.manifestPath ? await loadManifest(this.manifestPath) : this.#memoryManifest;
     const manifest: VectorStoreManifest =
       stored && stored.vectorStoreId === vectorStoreId && stored.folder === this.folder
@@ -94,6 +101,7 @@ export class OpenAIVectorStoreSync {
       uploaded: [],
       removed: [],
       skipped: [],
+      reused: [],
       unchanged: 0,
     };
     const scanned = await scanFolder(this.folder, this.#owner);
@@ -139,6 +147,12 @@ export class OpenAIVectorStoreSync {
       result.unchanged += 1;
       return;
     }
+    const swarmId = known ? null : swarmFileId(file.path);
+    if (swarmId) {
+      manifest.files[file.path] = { ...stat, sha256: hash, fileId: swarmId };
+      result.reused.push(file.path);
+      return;
+    }
     if (!BINARY_ACCEPTED.has(ext) && looksBinary(bytes)) {
       this.#warn(file.path, 'a binary file', result);
       return;
@@ -156,6 +170,20 @@ export class OpenAIVectorStoreSync {
     manifest.files[file.path] = { ...stat, sha256: hash, fileId: uploaded.id };
     result.uploaded.push(file.path);
     await this.#save(manifest);
+  }
+
+  /** The vector store an agency-swarm folder names, checked to exist. */
+  async #checkStore(client: OpenAI, id: string): Promise<string> {
+    try {
+      return (await client.vectorStores.retrieve(id)).id;
+    } catch (error) {
+      if ((error as { status?: unknown }).status !== 404) throw error;
+      throw new ConfigError(
+        `${this.#owner}: filesFolder "${this.folder}" is named after vector store ${id} (agency-swarm's <name>_vs_<id>), which this API key cannot find. ` +
+          `Use the key of the project that owns it, or rename the folder without "_${id}" to upload into a new store.`,
+        { cause: error },
+      );
+    }
   }
 
   async #findStore(client: OpenAI, name: string): Promise<string | null> {

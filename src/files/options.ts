@@ -10,6 +10,7 @@ import type OpenAI from 'openai';
 import { ConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
 import { defaultStorePath } from '../paths.js';
+import { resolveSwarmFolder } from './agencySwarmFolder.js';
 
 /** How an agent searches its files: a local full-text index, or an OpenAI vector store. */
 export type FileSearchMode = 'local' | 'openai';
@@ -54,7 +55,10 @@ export interface Citation {
 /** {@link FileSearchOptions} with every default filled in. */
 export interface ResolvedFileSearchOptions {
   mode: FileSearchMode;
+  /** The folder searched: the one named, or its agency-swarm rename `<name>_vs_<id>`. */
   folder: string;
+  /** The vector store agency-swarm made for the folder (from its `_vs_<id>` name), else `null`. */
+  swarmVectorStoreId: string | null;
   /** `null`: keep the local index in memory only. */
   indexDir: string | null;
   maxResults: number;
@@ -95,10 +99,12 @@ export function resolveFileSearchOptions(
       `${owner}: fileSearch mode "${String(mode)}" is unknown; use 'local' or 'openai'.`,
     );
   }
-  const absolute = resolve(folder);
+  const swarm = resolveSwarmFolder(resolve(folder), owner);
+  const absolute = swarm.folder;
   const resolved: ResolvedFileSearchOptions = {
     mode,
     folder: absolute,
+    swarmVectorStoreId: swarm.vectorStoreId,
     indexDir: options.indexDir !== undefined ? resolve(options.indexDir) : defaultIndexDir(),
     maxResults: positive(options.maxResults ?? 5, 'maxResults', owner),
     chunkLines: positive(options.chunkLines ?? 40, 'chunkLines', owner),

@@ -1,6 +1,7 @@
 /**
  * Opens a store from a one-line spec, as the CLI's `--store` and the config's `store:` give it:
- * `memory`, `sqlite:PATH`, `dir:PATH`, `redis://…`, `postgres://…`, or a bare file path (SQLite).
+ * `memory`, `sqlite:PATH`, `dir:PATH`, `redis://…`, `postgres://…`, `conversations:BASE_URL` (the
+ * OpenAI / Azure Conversations API), or a bare file path (SQLite).
  * No spec means the embedded default: SQLite at `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`.
  * @module
  */
@@ -27,6 +28,10 @@ export async function openStore(
   if (spec === 'memory') return new MemoryStore();
   if (spec.startsWith('sqlite:')) return new SqliteStore({ path: nonEmpty(spec, 'sqlite:') });
   if (spec.startsWith('dir:')) return new JsonFileStore({ dir: nonEmpty(spec, 'dir:') });
+  if (spec.startsWith('conversations:')) {
+    const { ConversationsStore } = await import('./conversations.js');
+    return new ConversationsStore({ baseURL: conversationsURL(spec), env });
+  }
   if (/^rediss?:\/\//.test(spec)) {
     const { RedisStore } = await import('./redis.js');
     return new RedisStore({ url: spec });
@@ -37,7 +42,7 @@ export async function openStore(
   }
   if (!/^[a-z][a-z0-9+.-]*:/i.test(spec)) return new SqliteStore({ path: spec });
   throw new ConfigError(
-    `Store "${spec}" is not a store spec. Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT or postgres://USER@HOST:PORT/DB.`,
+    `Store "${spec}" is not a store spec. Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT, postgres://USER@HOST:PORT/DB or conversations:https://api.openai.com/v1.`,
   );
 }
 
@@ -45,5 +50,16 @@ function nonEmpty(spec: string, prefix: string): string {
   const rest = spec.slice(prefix.length);
   if (rest.trim() === '')
     throw new ConfigError(`Store "${spec}" names no path: write ${prefix}PATH.`);
+  return rest;
+}
+
+/** The base URL of a `conversations:` spec (`conversations:openai` is OpenAI's own). */
+function conversationsURL(spec: string): string {
+  const rest = spec.slice('conversations:'.length).trim();
+  if (rest === 'openai') return 'https://api.openai.com/v1';
+  if (!/^https?:\/\//.test(rest))
+    throw new ConfigError(
+      `Store "${spec}" names no base URL: write conversations:https://api.openai.com/v1 (OpenAI) or conversations:https://NAME.openai.azure.com/openai/v1 (Azure).`,
+    );
   return rest;
 }

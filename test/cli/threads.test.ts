@@ -156,7 +156,7 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
     expect(run.stdout).toBe('');
     expect(run.stderr.trim()).toBe(
       'colloquy: error [CONFIG_INVALID]: Store "mysql://localhost/db" is not a store spec. ' +
-        'Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT or postgres://USER@HOST:PORT/DB.',
+        'Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT, postgres://USER@HOST:PORT/DB or conversations:https://api.openai.com/v1.',
     );
   });
 });

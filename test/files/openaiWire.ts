@@ -63,6 +63,23 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         status: 'completed',
       });
     }
+    if ((m = /^GET \/v1\/vector_stores\/([^/]+)$/.exec(route))) {
+      const store = stores.get(m[1]!);
+      if (!store)
+        return send(res, 404, {
+          error: {
+            message: `No vector store found with id '${m[1]}'.`,
+            type: 'invalid_request_error',
+          },
+        });
+      return send(res, 200, {
+        id: m[1],
+        object: 'vector_store',
+        name: store.name,
+        created_at: 1,
+        status: 'completed',
+      });
+    }
     if (route === 'POST /v1/files') {
       const form = await new Response(raw, {
         headers: { 'content-type': req.headers['content-type'] ?? '' },
