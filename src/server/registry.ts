@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
-import { isAgencyLike } from '../agency/isAgencyLike.js';
+import { assertServableAgency, isAgencyLike } from '../agency/isAgencyLike.js';
 import {
   loadProjectConfig,
   loadProjectProfiles,
@@ -85,6 +85,9 @@ export function createRegistry(options: RegistryOptions = {}): ServerRegistry {
       ? options.agencies.map((agency) => [agency.name, agency])
       : Object.entries(options.agencies ?? {}),
   );
+  // A duck-typed fake would make GET /agencies and the graph fail for every agency: refuse it here.
+  for (const [name, agency] of agencies)
+    assertServableAgency(agency, `createRegistry: agency "${name}"`);
   const ensembles =
     typeof options.ensembles === 'string'
       ? new DirectoryEnsembleCatalog({
@@ -217,6 +220,7 @@ export async function importAgencies(
   for (const [exportName, value] of Object.entries(module)) {
     if (!isAgencyLike(value) || seen.has(value)) continue;
     seen.add(value);
+    assertServableAgency(value, `The agencies module ${file}: export "${exportName}"`);
     const name = value.name === 'agency' && exportName !== 'default' ? exportName : value.name;
     if (found.has(name)) {
       throw new ConfigError(
