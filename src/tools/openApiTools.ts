@@ -22,6 +22,7 @@ import {
   type GuardOptions,
 } from './openApiFetch.js';
 import { fillPath } from './openApiPath.js';
+import { assertRefHostsAllowed } from './openApiRefs.js';
 
 /** Options of {@link openApiTools}. */
 export interface OpenApiToolsOptions {
@@ -92,13 +93,15 @@ export async function openApiTools(
 ): Promise<FunctionTool<any, any, any>[]> {
   const source = typeof spec === 'string' ? spec : 'the OpenAPI document';
   const input = isUrl(spec) ? await download(spec, guardOf(options, 'fetching the spec')) : spec;
-  const checked = await validate(structuredClone(input) as never);
+  assertRefHostsAllowed(input, isUrl(spec) ? spec : undefined, options.allowedHosts);
+  const parserOptions = parserHttpOptions(options);
+  const checked = await validate(structuredClone(input) as never, parserOptions);
   if (!checked.valid) {
     throw new ConfigError(
       `openApiTools: ${source} is not a valid OpenAPI document: ${compileErrors(checked)} Fix the document.`,
     );
   }
-  const document = await dereferenceAcyclic(input, source);
+  const document = await dereferenceAcyclic(input, source, parserOptions);
   if (!document.openapi?.startsWith('3.')) {
     throw new ConfigError(
       `openApiTools: ${source} is OpenAPI/Swagger ${document.openapi ?? '2'}; only OpenAPI 3 documents are supported. Convert it to OpenAPI 3.`,
@@ -150,13 +153,35 @@ async function download(url: string, guard: GuardOptions): Promise<Record<string
   return parseYaml(response.text) as Record<string, unknown>;
 }
 
+type ParserOptions = NonNullable<Parameters<typeof validate>[1]>;
+
+/**
+ * How the parser fetches external `$ref`s: with the same deadline, and without redirects when
+ * hosts are restricted (a redirect could leave the allow-list; the `$ref`s were checked).
+ */
+function parserHttpOptions(options: OpenApiToolsOptions): ParserOptions {
+  return {
+    resolve: {
+      http: {
+        timeout: options.timeoutMs ?? DEFAULT_OPENAPI_TIMEOUT_MS,
+        redirects: options.allowedHosts ? 0 : 5,
+      },
+    },
+  };
+}
+
 /**
  * The document with its `$ref`s resolved; a `$ref` cycle (which would make a tool schema that
  * cannot be serialised) is refused with the path of the `$ref`.
  */
-async function dereferenceAcyclic(input: unknown, source: string): Promise<Document> {
+async function dereferenceAcyclic(
+  input: unknown,
+  source: string,
+  parserOptions: ParserOptions,
+): Promise<Document> {
   const cycles: string[] = [];
   const document = (await dereference(structuredClone(input) as never, {
+    ...parserOptions,
     dereference: { circular: 'ignore', onCircular: (ref) => cycles.push(ref) },
   })) as Document;
   if (cycles.length > 0) {

@@ -133,6 +133,26 @@ describe('openApiTools against hostile servers', () => {
     expect(other.seen).toEqual(['GET /real.json']); // the refused hop was never requested
   });
 
+  it('refuses an external $ref to a host off the allow-list before the parser fetches it', async () => {
+    const other = await serve((_req, res) => res.end('{"type":"object"}'), '127.0.0.2');
+    const api = await serve((_req, res) => res.end('ok'));
+    const document = spec(api.url, {
+      '/n': {
+        post: {
+          operationId: 'n',
+          requestBody: {
+            content: { 'application/json': { schema: { $ref: `${other.url}/schema.json` } } },
+          },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    });
+    await expect(openApiTools(document, { allowedHosts: [new URL(api.url).host] })).rejects.toThrow(
+      /the \$ref "http:\/\/127\.0\.0\.2:\d+\/schema\.json" at #\/paths\/~1n\/post/,
+    );
+    expect(other.seen).toEqual([]);
+  });
+
   it('refuses a base URL or a tool call redirect off the allow-list', async () => {
     const other = await serve((_req, res) => res.end('secret'), '127.0.0.2');
     const api = await serve((_req, res) => {
