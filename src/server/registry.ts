@@ -203,6 +203,7 @@ export async function importAgencies(
   try {
     module = await importModule(file);
   } catch (error) {
+    if ((error as Error)?.name === 'ImportTimeoutError') throw error; // it names the module and the fix
     throw new ConfigError(
       `Could not import the agencies module ${file}: ${(error as Error).message}. ` +
         'Fix the module (a .ts file needs the CLI from a source checkout, or compile it to .js).',

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startDevServer, type DevReloadEvent } from '../../src/cli/devServer.js';
 import { ImportTimeoutError } from '../../src/cli/importDeadline.js';
-import { loadAgencyModule } from '../../src/cli/loadModule.js';
+import { importModuleExports, loadAgencyModule } from '../../src/cli/loadModule.js';
+import { importAgencies } from '../../src/server/registry.js';
 import { spawnColloquy } from './spawnCli.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
@@ -51,6 +52,15 @@ describe('a module whose top-level await never settles', () => {
       `Importing the module ${file} did not finish within 300 ms`,
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('times out under serve and worker (their importer), naming the module', async () => {
+    const file = write('hang-serve.mjs', HANG);
+    await expect(
+      importAgencies(file, {
+        importModule: (f) => importModuleExports(f, { importTimeoutMs: 300 }),
+      }),
+    ).rejects.toThrow(new RegExp(`^Importing the module ${file} did not finish within 300 ms`));
   });
 
   it('does not block a later dev reload: the fixed module is served', async () => {
