@@ -47,12 +47,7 @@ export async function validateFile(file: string): Promise<number> {
       profileNames,
       llmOrc,
       baseDir,
-      checkScript: (script) =>
-        checkScriptExists(script, {
-          baseDir,
-          projectDir,
-          protocol: llmOrc ? 'llm-orc' : 'colloquy',
-        }),
+      checkScript: (script) => checkScriptExists(script, { baseDir, projectDir }),
       checkEnsemble: (reference) => checkSiblingEnsemble(reference, baseDir),
     });
     for (const issue of issues) process.stdout.write(`${formatEnsembleIssue(issue)}\n`);
