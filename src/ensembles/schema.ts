@@ -4,6 +4,7 @@
  * `system_prompt`, so that llm-orc files load with at most renamed keys.
  * @module
  */
+import { dependencyConditionAsCel } from './pythonConditions.js';
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';
 import { parseDispatch } from './dispatch.js';
@@ -270,6 +271,12 @@ export interface Ensemble {
   script_protocol?: 'llm-orc' | 'colloquy';
 }
 
+/** A condition as CEL: ADR-005's Python translated (validation reported any that is not). */
+function asCel(condition: string, dependency: string): string {
+  const converted = dependencyConditionAsCel(condition, dependency);
+  return 'cel' in converted ? converted.cel : condition;
+}
+
 /** ADR-005's default turn limit, applied only to ensembles that declare a conversation. */
 export const DEFAULT_MAX_TOTAL_TURNS = 20;
 
@@ -308,7 +315,8 @@ export function normalizeEnsemble(
           ? { agent_name: dep, max_executions: 1, requires_all: true }
           : {
               agent_name: dep.agent_name,
-              condition: dep.condition,
+              condition:
+                dep.condition === undefined ? undefined : asCel(dep.condition, dep.agent_name),
               max_executions: dep.max_executions ?? 1,
               requires_all: dep.requires_all ?? true,
             },
