@@ -6,7 +6,7 @@
  * request and returns the response text.
  * @module
  */
-import { dereference, validate, compileErrors } from '@readme/openapi-parser';
+import { importOptionalPeer } from '../optionalPeer.js';
 import { tool, type FunctionTool } from '@openai/agents-core';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../errors.js';
@@ -69,6 +69,10 @@ export async function openApiTools(
 ): Promise<FunctionTool<any, any, any>[]> {
   const source = typeof spec === 'string' ? spec : 'the OpenAPI document';
   const input = isUrl(spec) ? await download(spec, options.fetch ?? fetch) : spec;
+  const { dereference, validate, compileErrors } = await importOptionalPeer(
+    '@readme/openapi-parser',
+    () => import('@readme/openapi-parser'),
+  );
   const checked = await validate(structuredClone(input) as never);
   if (!checked.valid) {
     throw new ConfigError(
