@@ -45,6 +45,7 @@ export const OPTIONAL_PEERS = {
     feature: 'Tools from OpenAPI documents (openApiTools)',
     install: ['@readme/openapi-parser'],
   },
+  'pino-pretty': { feature: 'Coloured logs on a terminal', install: ['pino-pretty'] },
   tsx: { feature: 'Loading TypeScript agency modules (.ts, .mts)', install: ['tsx'] },
   '@modelcontextprotocol/sdk': {
     feature: 'The MCP server and tools',

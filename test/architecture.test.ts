@@ -58,6 +58,7 @@ const RULES: LayerRules = {
     'logger.ts -> redact.ts',
     'yamlErrors.ts -> errors.ts',
     'optionalPeer.ts -> errors.ts', // the missing-peer error is a ConfigError
+    'logger.ts -> optionalPeer.ts', // pino-pretty, when installed
     'agency -> files', // agents get file search
   ],
   onlyImportedBy: { demo: ['cli'] },
