@@ -8,6 +8,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
 } from 'node:fs';
@@ -19,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = (await import('../package.json', { with: { type: 'json' } })).default as {
   exports: Record<string, string | { types: string; default: string }>;
+  dependencies: Record<string, string>;
 };
 /** Optional peers left out of the temp package's node_modules. */
 const ABSENT = new Set(['pg', 'redis', 'ioredis', 'bullmq', 'tsx']);
@@ -81,6 +83,44 @@ describe('package.json exports', () => {
     }
     expect(failures).toEqual([]);
   }, 120_000);
+
+  it('publish types that name only typed dependencies: skipLibCheck: false needs nothing more', () => {
+    // Every .d.ts reachable from the entries without a driver, and the packages they import.
+    const seen = new Set<string>();
+    const packages = new Map<string, string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const [, specifier] of text.matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        if (specifier!.startsWith('.')) {
+          visit(path.resolve(path.dirname(file), specifier!.replace(/\.js$/, '.d.ts')));
+        } else if (!specifier!.startsWith('node:')) {
+          const name = specifier!
+            .split('/')
+            .slice(0, specifier!.startsWith('@') ? 2 : 1)
+            .join('/');
+          packages.set(name, path.relative(dir, file));
+        }
+      }
+    };
+    for (const key of subpaths.filter((k) => !(k in NEEDS)))
+      visit(path.join(dir, (pkg.exports[key] as { types: string }).types));
+    /** Whether an installed package ships its own types (else it needs @types/NAME). */
+    const typed = (name: string): boolean => {
+      const manifest = JSON.parse(
+        readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      return (
+        Boolean(manifest.types ?? manifest.typings) ||
+        JSON.stringify(manifest.exports ?? '').includes('"types"')
+      );
+    };
+    const undeclared = [...packages].filter(
+      ([name]) => name !== 'colloquy' && (!(name in pkg.dependencies) || !typed(name)),
+    );
+    expect(undeclared.map(([name, file]) => `${name} (${file})`)).toEqual([]);
+  });
 
   it('name the npm install line when a subpath needs a missing driver', () => {
     for (const [key, line] of Object.entries(NEEDS)) {
