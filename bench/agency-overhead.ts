@@ -29,19 +29,13 @@ function flag(name: string, fallback: number): number {
 const built = process.argv.includes('--built');
 if (built && !existsSync(new URL('../dist/index.js', import.meta.url)))
   throw new Error('--built measures dist/: run `npm run build` first.');
-const lib = (await import(
-  built ? '../dist/index.js' : '../src/index.js'
-)) as typeof import('../src/index.js');
-const {
-  Agency,
-  Agent,
-  MemoryStore,
-  ScriptedModel,
-  SqliteStore,
-  ThreadManager,
-  toolOutputsSinceUser,
-  traceCall,
-} = lib;
+const dir = built ? '../dist' : '../src';
+const lib = (await import(`${dir}/index.js`)) as typeof import('../src/index.js');
+const models = (await import(`${dir}/models.js`)) as typeof import('../src/models.js');
+const tracing = (await import(`${dir}/tracing.js`)) as typeof import('../src/tracing.js');
+const { Agency, Agent, MemoryStore, SqliteStore, ThreadManager } = lib;
+const { ScriptedModel, toolOutputsSinceUser } = models;
+const { traceCall } = tracing;
 type Agency = InstanceType<typeof Agency>;
 const rounds = flag('rounds', 15);
 const perRound = flag('per-round', 200);

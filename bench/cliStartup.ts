@@ -1,12 +1,16 @@
 /**
- * CLI start-up against a bare Node start, measured in the same run: `node -e 0`, then the built
- * package's `colloquy --help` and `colloquy threads list` (bin/colloquy.js with COLLOQUY_DIST=1, so
- * dist/ runs as in an installed copy). Rounds interleave the commands; the ratios compare medians.
- * Targets: --help within 3×, threads list within 5×.
+ * CLI start-up and idle memory against bare Node, measured in the same run (built package:
+ * bin/colloquy.js with COLLOQUY_DIST=1, so dist/ runs as in an installed copy).
+ *
+ * - Time: `node -e 0`, `colloquy --help`, `colloquy demo` and `colloquy invoke` of a one-script
+ *   ensemble, interleaved in rounds; the ratios compare medians. Targets: invoke ≤ 3×, demo ≤ 4×.
+ * - Idle RSS: `colloquy serve` (the demo agency) against a `node:http` server running four agents
+ *   of the same shape on the SDK Runner, each sampled after it listens and settles. Target ≤ 1.2×.
+ *
  *   Run: npm run build && npx tsx bench/cliStartup.ts [--rounds 15]
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,28 +24,38 @@ if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) {
 const at = process.argv.indexOf('--rounds');
 const rounds = at > 0 ? Number(process.argv[at + 1]) : 15;
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-bench-startup-'));
-const env = { ...process.env, COLLOQUY_DIST: '1', COLLOQUY_DB: path.join(dir, 'bench.db') };
+const env = {
+  ...process.env,
+  COLLOQUY_DIST: '1',
+  COLLOQUY_DB: path.join(dir, 'bench.db'),
+  HOME: dir,
+  XDG_CONFIG_HOME: path.join(dir, '.config'),
+  OPENAI_API_KEY: '',
+};
 
-const cases: Array<{ name: string; args: string[] }> = [
+// A one-script ensemble whose script is a plain program (no second Node start inside the timing).
+writeFileSync(
+  path.join(dir, 'one.yaml'),
+  'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
+);
+
+const cases: Array<{ name: string; args: string[]; target?: number }> = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'colloquy --help', args: [BIN, '--help'] },
-  { name: 'colloquy threads list', args: [BIN, 'threads', 'list'] },
+  { name: 'colloquy demo', args: [BIN, 'demo', '--no-progress'], target: 4 },
+  { name: 'colloquy invoke (1 script)', args: [BIN, 'invoke', './one.yaml'], target: 3 },
 ];
-
-// An empty database for `threads list` (created once, outside the timings).
-spawnSync(process.execPath, [BIN, 'demo', '--no-progress'], { cwd: dir, env, stdio: 'ignore' });
 
 const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < rounds; round += 1) {
   for (const { name, args } of cases) {
     const started = process.hrtime.bigint();
-    const run = spawnSync(process.execPath, args, { cwd: dir, env, stdio: 'ignore' });
+    const run = spawnSync(process.execPath, args, { cwd: dir, env, encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (run.status !== 0) throw new Error(`${name} exited with ${run.status}`);
+    if (run.status !== 0) throw new Error(`${name} exited with ${run.status}: ${run.stderr}`);
     times.get(name)!.push(ms);
   }
 }
-rmSync(dir, { recursive: true, force: true });
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -49,14 +63,73 @@ const median = (values: number[]) => {
 };
 const base = median(times.get('node -e 0')!);
 console.log(`CLI start-up, median of ${rounds} interleaved rounds (built package)`);
-for (const { name } of cases) {
+for (const { name, target } of cases) {
   const ms = median(times.get(name)!);
-  const target = name.includes('--help')
-    ? ' (target ≤ 3×)'
-    : name.includes('threads')
-      ? ' (target ≤ 5×)'
-      : '';
+  const goal = target ? ` (target ≤ ${target}×)` : '';
   console.log(
-    `  ${name.padEnd(24)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${target}`,
+    `  ${name.padEnd(28)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${goal}`,
   );
 }
+
+// The SDK-only server: four agents shaped like the demo's (a coordinator with three agents as
+// tools), an offline model, the Runner, node:http. What an application writes without Colloquy.
+const SDK_SERVER = `
+import http from 'node:http';
+import { Agent, Runner } from '@openai/agents-core';
+import '@openai/agents-openai';
+const model = {
+  async getResponse() {
+    return { usage: { requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }, responseId: 'r',
+      output: [{ type: 'message', role: 'assistant', status: 'completed',
+        content: [{ type: 'output_text', text: 'ok' }] }] };
+  },
+  async *getStreamedResponse() { throw new Error('not streamed'); },
+};
+const make = (name, tools = []) => new Agent({ name, instructions: 'Answer.', model, tools });
+const helpers = ['Researcher', 'Writer', 'Editor'].map((name) => make(name));
+const coordinator = make('Coordinator', helpers.map((a) => a.asTool({ toolName: a.name.toLowerCase(), toolDescription: a.name })));
+const runner = new Runner({ tracingDisabled: true });
+const server = http.createServer(async (req, res) => {
+  let body = ''; for await (const chunk of req) body += chunk;
+  const result = await runner.run(coordinator, JSON.parse(body || '{}').message ?? 'hi');
+  res.end(JSON.stringify({ text: result.finalOutput }));
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+`;
+writeFileSync(path.join(ROOT, 'bench', '.sdkServer.mjs'), SDK_SERVER);
+
+/** Starts a server, waits for its "listening" line, lets it settle, and reads its RSS in MiB. */
+async function idleRss(args: string[]): Promise<number> {
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: dir, env, stdio: 'pipe' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/listening on/i.test(out)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // settle: lazy timers, GC
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+const serveRss: number[] = [];
+const sdkRss: number[] = [];
+for (let round = 0; round < 3; round += 1) {
+  serveRss.push(await idleRss([BIN, 'serve', '--port', '0']));
+  sdkRss.push(await idleRss([path.join(ROOT, 'bench', '.sdkServer.mjs')]));
+}
+rmSync(path.join(ROOT, 'bench', '.sdkServer.mjs'));
+rmSync(dir, { recursive: true, force: true });
+const serve = median(serveRss);
+const sdk = median(sdkRss);
+console.log('Idle RSS, median of 3 starts');
+console.log(`  node:http + SDK Runner        ${sdk.toFixed(0).padStart(5)} MiB`);
+console.log(
+  `  colloquy serve                ${serve.toFixed(0).padStart(5)} MiB  ${(serve / sdk).toFixed(2)}× (target ≤ 1.2×)`,
+);

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { REDACTED, redactSecrets, redactString } from './redact.js';
+import { isMissingPackage } from './optionalPeer.js';
 
 /** Log levels accepted by {@link createLogger} (and the CLI's `--log-level`). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -87,17 +88,27 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   );
 }
 
-/**
- * stderr: pretty and coloured (pino-pretty, loaded only then) on a terminal, JSON lines otherwise.
- * `COLLOQUY_LOG_FORMAT=json` keeps JSON on a terminal too.
- */
-function defaultDestination(): DestinationStream {
-  if (process.stderr.isTTY && process.env.COLLOQUY_LOG_FORMAT !== 'json') {
-    const pretty = createRequire(import.meta.url)('pino-pretty') as (
+/** pino-pretty (an optional peer, loaded only on a terminal), or undefined when not installed. */
+function loadPretty(): ((options: Record<string, unknown>) => DestinationStream) | undefined {
+  try {
+    return createRequire(import.meta.url)('pino-pretty') as (
       options: Record<string, unknown>,
     ) => DestinationStream;
-    return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
+  } catch (error) {
+    if (isMissingPackage(error, 'pino-pretty')) return undefined;
+    throw error;
   }
+}
+
+/**
+ * stderr: pretty and coloured on a terminal when pino-pretty is installed (an optional peer:
+ * `npm install pino-pretty`), JSON lines otherwise. `COLLOQUY_LOG_FORMAT=json` keeps JSON on a
+ * terminal too.
+ */
+function defaultDestination(): DestinationStream {
+  const pretty =
+    process.stderr.isTTY && process.env.COLLOQUY_LOG_FORMAT !== 'json' ? loadPretty() : undefined;
+  if (pretty) return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
   return pino.destination({ dest: 2, sync: true });
 }
 

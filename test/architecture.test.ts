@@ -26,6 +26,7 @@ const RULES: LayerRules = {
     'redact.ts': 0,
     'yamlErrors.ts': 0,
     'logger.ts': 0,
+    'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     models: 1,
     stores: 1,
     'config.ts': 2,
@@ -46,10 +47,20 @@ const RULES: LayerRules = {
     'redis.ts': 7,
     'postgres.ts': 7,
     'queue.ts': 7,
+    'agency.ts': 7, // the subpath entry points (package.json exports)
+    'stores.ts': 7,
+    'models.ts': 7,
+    'tracing.ts': 7,
+    'files.ts': 7,
+    'ensembles.ts': 7,
+    'llmOrc.ts': 7,
+    'evals.ts': 7,
   },
   allowed: [
     'logger.ts -> redact.ts',
     'yamlErrors.ts -> errors.ts',
+    'optionalPeer.ts -> errors.ts', // the missing-peer error is a ConfigError
+    'logger.ts -> optionalPeer.ts', // pino-pretty, when installed
     'agency -> files', // agents get file search
   ],
   onlyImportedBy: { demo: ['cli'] },

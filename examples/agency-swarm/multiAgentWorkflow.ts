@@ -17,16 +17,9 @@
  * In your own project, import from the package ('colloquy') instead of the source tree.
  */
 import { pathToFileURL } from 'node:url';
-import { tool } from '@openai/agents-core';
 import { z } from 'zod';
-import {
-  Agency,
-  Agent,
-  ScriptedModel,
-  ThreadManager,
-  lastUserText,
-  toolOutputsSinceUser,
-} from '../../src/index.js';
+import { Agency, Agent, ThreadManager, tool } from '../../src/index.js';
+import { ScriptedModel, lastUserText, toolOutputsSinceUser } from '../../src/models.js';
 
 // --- Structured output types (pydantic models in the original) ---
 const RiskAssessment = z.object({

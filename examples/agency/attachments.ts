@@ -9,7 +9,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ModelRequest } from '@openai/agents-core';
-import { Agency, Agent, MemoryStore, ScriptedModel, ThreadManager } from '../../src/index.js';
+import { Agency, Agent, MemoryStore, ThreadManager } from '../../src/index.js';
+import { ScriptedModel } from '../../src/models.js';
 
 const file = (name: string) => fileURLToPath(new URL(`./files/${name}`, import.meta.url));
 

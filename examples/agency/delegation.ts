@@ -9,13 +9,8 @@
  * In your own project, import these from the package ('colloquy') instead of the source tree.
  */
 import { pathToFileURL } from 'node:url';
-import {
-  Agency,
-  Agent,
-  ScriptedModel,
-  lastUserText,
-  toolOutputsSinceUser,
-} from '../../src/index.js';
+import { Agency, Agent } from '../../src/index.js';
+import { ScriptedModel, lastUserText, toolOutputsSinceUser } from '../../src/models.js';
 
 const coordinator = new Agent({
   name: 'Coordinator',

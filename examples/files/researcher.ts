@@ -14,15 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCitations } from '../../src/files/searchTool.js';
-import {
-  Agency,
-  Agent,
-  MemoryStore,
-  ScriptedModel,
-  ThreadManager,
-  lastUserText,
-  toolOutputsSinceUser,
-} from '../../src/index.js';
+import { Agency, Agent, MemoryStore, ThreadManager } from '../../src/index.js';
+import { ScriptedModel, lastUserText, toolOutputsSinceUser } from '../../src/models.js';
 
 const indexDir = mkdtempSync(join(tmpdir(), 'colloquy-files-example-'));
 

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
 import { assertServableAgency, isAgencyLike } from '../agency/isAgencyLike.js';
 import { ConfigError } from '../errors.js';
+import { importOptionalPeer } from '../optionalPeer.js';
 import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
 import { ImportTimeoutError, importTimeoutMs, withImportDeadline } from './importDeadline.js';
 
@@ -75,7 +76,10 @@ function registerTsx(): Promise<void> {
   const flags = globalThis as { [TSX_REGISTERED]?: boolean };
   if (flags[TSX_REGISTERED]) return Promise.resolve();
   registering ??= (async () => {
-    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    const [esm, cjs] = await Promise.all([
+      importOptionalPeer('tsx', () => import('tsx/esm/api')),
+      importOptionalPeer('tsx', () => import('tsx/cjs/api')),
+    ]);
     // Both, as the tsx CLI does: a .ts file outside a "type": "module" package is compiled to
     // CommonJS, and its require() of TypeScript needs the CommonJS hook.
     esm.register();
@@ -94,7 +98,7 @@ async function importFile(
   if (cached) return cached;
   const importing = (async () => {
     if (fresh) {
-      const { tsImport } = await import('tsx/esm/api');
+      const { tsImport } = await importOptionalPeer('tsx', () => import('tsx/esm/api'));
       // A reload must re-read the module and the files it imports: tsImport loads them under a
       // new namespace (with their own copy of Colloquy and the SDK, which is why it is only used
       // for reloads).

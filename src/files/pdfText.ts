@@ -4,6 +4,7 @@
  * @module
  */
 import { extname } from 'node:path';
+import { importOptionalPeer } from '../optionalPeer.js';
 
 /** Whether a path names a PDF (by extension). */
 export function isPdf(path: string): boolean {
@@ -12,7 +13,10 @@ export function isPdf(path: string): boolean {
 
 /** The text of every page of a PDF, pages separated by blank lines. Throws on a broken PDF. */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const { extractText, getDocumentProxy } = await import('unpdf');
+  const { extractText, getDocumentProxy } = await importOptionalPeer(
+    'unpdf',
+    () => import('unpdf'),
+  );
   const document = await getDocumentProxy(new Uint8Array(bytes));
   try {
     const { text } = await extractText(document, { mergePages: false });

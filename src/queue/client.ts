@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Job, Queue, type JobsOptions } from 'bullmq';
-import type { ChainableCommander, Redis } from 'ioredis';
+import { Job, Queue, type JobsOptions } from './drivers.js';
+import type { ChainableCommander, Redis } from './drivers.js';
 import { pushable, type Pushable } from 'it-pushable';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError } from '../errors.js';

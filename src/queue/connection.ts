@@ -3,7 +3,7 @@
  * keys of Colloquy's own under the same prefix (event channels, chat journals, run event logs).
  * @module
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type RedisOptions } from './drivers.js';
 import { ColloquyError, ConfigError } from '../errors.js';
 
 /** The BullMQ queue every call and run goes through. */

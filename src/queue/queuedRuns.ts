@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Job } from 'bullmq';
+import { Job } from './drivers.js';
 import { ScriptedInputHandler } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
 import { readEnsembleRun } from '../ensembles/savedRun.js';

@@ -8,8 +8,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { DelayedError, Job, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { DelayedError, Job, Worker } from './drivers.js';
+import type { Redis } from './drivers.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';

@@ -6,7 +6,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import pg from './pgDriver.js';
 import { ConfigError, ConflictError } from '../errors.js';
 import type { ThreadItem } from './item.js';
 import {

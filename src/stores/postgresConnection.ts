@@ -5,7 +5,7 @@
  * statements all run through one {@link PostgresConnection}.
  * @module
  */
-import pg from 'pg';
+import pg from './pgDriver.js';
 import { ColloquyError, StoreError } from '../errors.js';
 import { TRANSIENT_NETWORK_CODES } from './common.js';
 import { withDeadline } from './deadline.js';

@@ -4,7 +4,7 @@
  * clock, so hosts whose clocks differ still agree. Each method is one statement.
  * @module
  */
-import pg from 'pg';
+import pg from './pgDriver.js';
 import type { Leases } from './lease.js';
 
 /**

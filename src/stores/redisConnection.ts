@@ -5,7 +5,7 @@
  * help. The thread, lease and trace scripts all run through one {@link RedisConnection}.
  * @module
  */
-import { createClient } from 'redis';
+import { createClient } from './redisDriver.js';
 import { StoreError } from '../errors.js';
 import { TRANSIENT_NETWORK_CODES } from './common.js';
 import { withDeadline } from './deadline.js';

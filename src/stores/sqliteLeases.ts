@@ -13,6 +13,7 @@ export class SqliteLeases implements Leases {
   readonly #release: Database.Statement<[string, string]>;
   readonly #wrap: (operation: string, error: unknown) => Error;
 
+  /** @internal */
   constructor(db: Database.Database, wrap: (operation: string, error: unknown) => Error) {
     // Take the key when it is free, ours already, or expired; `changes` says whether we got it.
     this.#acquire = db.prepare(

@@ -45,6 +45,7 @@ export interface SqliteTraceStoreOptions {
    * An open connection to `path` to use instead of opening another (the thread store's): one
    * connection keeps its page cache warm and commits without waiting on a second writer. `close`
    * leaves a given connection open.
+   * @internal
    */
   database?: Database.Database;
 }

@@ -11,7 +11,7 @@
  * 5), and with `allowedHosts` every URL and redirect must stay on the listed hosts.
  * @module
  */
-import { dereference, validate, compileErrors } from '@readme/openapi-parser';
+import { importOptionalPeer } from '../optionalPeer.js';
 import { tool, type FunctionTool } from '@openai/agents-core';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from '../errors.js';
@@ -95,13 +95,17 @@ export async function openApiTools(
   const input = isUrl(spec) ? await download(spec, guardOf(options, 'fetching the spec')) : spec;
   assertRefHostsAllowed(input, isUrl(spec) ? spec : undefined, options.allowedHosts);
   const parserOptions = parserHttpOptions(options);
+  const { dereference, validate, compileErrors } = await importOptionalPeer(
+    '@readme/openapi-parser',
+    () => import('@readme/openapi-parser'),
+  );
   const checked = await validate(structuredClone(input) as never, parserOptions);
   if (!checked.valid) {
     throw new ConfigError(
       `openApiTools: ${source} is not a valid OpenAPI document: ${compileErrors(checked)} Fix the document.`,
     );
   }
-  const document = await dereferenceAcyclic(input, source, parserOptions);
+  const document = await dereferenceAcyclic(dereference, input, source, parserOptions);
   if (!document.openapi?.startsWith('3.')) {
     throw new ConfigError(
       `openApiTools: ${source} is OpenAPI/Swagger ${document.openapi ?? '2'}; only OpenAPI 3 documents are supported. Convert it to OpenAPI 3.`,
@@ -153,7 +157,8 @@ async function download(url: string, guard: GuardOptions): Promise<Record<string
   return parseYaml(response.text) as Record<string, unknown>;
 }
 
-type ParserOptions = NonNullable<Parameters<typeof validate>[1]>;
+type Parser = typeof import('@readme/openapi-parser');
+type ParserOptions = NonNullable<Parameters<Parser['validate']>[1]>;
 
 /**
  * How the parser fetches external `$ref`s: with the same deadline, and without redirects when
@@ -175,6 +180,7 @@ function parserHttpOptions(options: OpenApiToolsOptions): ParserOptions {
  * cannot be serialised) is refused with the path of the `$ref`.
  */
 async function dereferenceAcyclic(
+  dereference: Parser['dereference'],
   input: unknown,
   source: string,
   parserOptions: ParserOptions,

@@ -9,6 +9,7 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
 import type { SpanRecord, StoredTrace } from '../stores/traceStore.js';
 import type { TraceBinding, TraceListener } from './recorder.js';
+import { importOptionalPeer } from '../optionalPeer.js';
 
 /** Whether the environment asks for OTLP trace export. */
 export function otlpRequested(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -99,9 +100,12 @@ export async function createOtlpListener(options: OtlpListenerOptions = {}): Pro
     { OTLPTraceExporter },
     { resourceFromAttributes },
   ] = await Promise.all([
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
+    importOptionalPeer('@opentelemetry/sdk-trace', () => import('@opentelemetry/sdk-trace')),
+    importOptionalPeer(
+      '@opentelemetry/exporter-trace-otlp-http',
+      () => import('@opentelemetry/exporter-trace-otlp-http'),
+    ),
+    importOptionalPeer('@opentelemetry/resources', () => import('@opentelemetry/resources')),
   ]);
   const api = await import('@opentelemetry/api');
   const exporter = new OTLPTraceExporter(options.url ? { url: options.url } : {});

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDevServer, type DevReloadEvent, type DevServer } from '../../src/cli/devServer.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../src/models.ts', import.meta.url));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -18,7 +19,8 @@ function project(name: string): { dir: string; write: (name: string) => void } {
   const write = (agencyName: string) =>
     writeFileSync(
       path.join(dir, 'agencies.ts'),
-      `import { Agency, Agent, MemoryStore, ScriptedModel, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+      `import { Agency, Agent, MemoryStore, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+        `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
         `const greeter = new Agent({ name: 'Greeter', instructions: 'Greet.', model: new ScriptedModel(() => 'hello from ${agencyName}') });\n` +
         `export const agency = new Agency({ name: '${agencyName}', entryPoints: [greeter], threads: new ThreadManager({ store: new MemoryStore() }) });\n`,
     );

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnColloquy, type CliRun } from './spawnCli.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../src/models.ts', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-cli-graph-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -15,7 +16,8 @@ function colloquy(args: string[]): Promise<CliRun> {
 
 writeFileSync(
   path.join(dir, 'agencies.ts'),
-  `import { Agency, Agent, MemoryStore, ScriptedModel, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+  `import { Agency, Agent, MemoryStore, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+    `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
     `const a = (name: string) => new Agent({ name, instructions: 'x', model: new ScriptedModel(() => 'ok') });\n` +
     `const [front, back, side] = [a('Front'), a('Back'), a('Side')];\n` +
     `const threads = () => new ThreadManager({ store: new MemoryStore() });\n` +

@@ -14,6 +14,7 @@ import { ConfigError } from '../../src/errors.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INDEX = path.join(ROOT, 'src', 'index.ts');
+const MODELS = path.join(ROOT, 'src', 'models.ts');
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-load-module-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -22,7 +23,8 @@ function writeModule(name: string, body: string): string {
   const file = path.join(dir, name);
   writeFileSync(
     file,
-    `import { Agency, Agent, ScriptedModel } from ${JSON.stringify(INDEX)};\n` +
+    `import { Agency, Agent } from ${JSON.stringify(INDEX)};\n` +
+      `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
       `const agent = (name: string): Agent => new Agent({ name, instructions: 'x', model: new ScriptedModel(() => 'hi') });\n` +
       body,
   );

@@ -10,6 +10,7 @@ import { queuedRegistry } from '../../src/cli/commands/worker.js';
 import { redisSkip, redisUrl } from '../setup/serviceUrls.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../src/models.ts', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-queued-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,7 +41,8 @@ describe.skipIf(Boolean(redisSkip()))('queuedRegistry (serve --queue, worker)', 
     const module = path.join(dir, 'agencies.ts');
     writeFileSync(
       module,
-      `import { Agency, Agent, ScriptedModel } from ${JSON.stringify(INDEX)};\n` +
+      `import { Agency, Agent } from ${JSON.stringify(INDEX)};\n` +
+        `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
         `export const support = new Agency({ name: 'support', entryPoints: [new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'ok') })] });\n`,
     );
     const loaded = await queuedRegistry({ store: store(), module });
@@ -55,7 +57,8 @@ describe.skipIf(Boolean(redisSkip()))('queuedRegistry (serve --queue, worker)', 
     const module = path.join(dir, 'factory.ts');
     writeFileSync(
       module,
-      `import { Agency, Agent, ScriptedModel, ThreadManager, type ThreadStore } from ${JSON.stringify(INDEX)};\n` +
+      `import { Agency, Agent, ThreadManager, type ThreadStore } from ${JSON.stringify(INDEX)};\n` +
+        `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
         `export function createAgencies({ store }: { store: ThreadStore }): Agency[] {\n` +
         `  return [new Agency({ name: 'made', threads: new ThreadManager({ store }), entryPoints: [new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'ok') })] })];\n` +
         `}\n`,

@@ -15,6 +15,14 @@ export const ENTRY_POINTS = [
   'src/postgres.ts',
   'src/server/index.ts',
   'src/queue.ts',
+  'src/agency.ts',
+  'src/stores.ts',
+  'src/models.ts',
+  'src/tracing.ts',
+  'src/files.ts',
+  'src/ensembles.ts',
+  'src/llmOrc.ts',
+  'src/evals.ts',
 ];
 
 /** What {@link readPublicApi} found. */
@@ -56,6 +64,19 @@ export function readPublicApi(root: string): PublicApi {
   const exportedDecls = new Set<ts.Declaration>();
   const uses: Array<{ decl: ts.Declaration; name: string; user: string }> = [];
 
+  /**
+   * Whether `decl` only renames a type declared outside `src/` (`type Pool = pgTypes.Pool`, as
+   * the optional drivers' modules do): users meet the package's own type, not ours to export.
+   */
+  const aliasesOutside = (decl: ts.Declaration): boolean => {
+    if (!ts.isTypeAliasDeclaration(decl) || !ts.isTypeReferenceNode(decl.type)) return false;
+    const name = decl.type.typeName;
+    let target = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
+    if (target && target.flags & ts.SymbolFlags.Alias) target = checker.getAliasedSymbol(target);
+    const decls = target?.declarations ?? [];
+    return decls.length > 0 && decls.every((d) => !d.getSourceFile().fileName.startsWith(srcDir));
+  };
+
   const collectTypes = (node: ts.Node | undefined, user: string): void => {
     if (!node) return;
     const visit = (n: ts.Node): void => {
@@ -67,6 +88,7 @@ export function readPublicApi(root: string): PublicApi {
         for (const decl of symbol?.declarations ?? []) {
           if (ts.isTypeParameterDeclaration(decl)) continue;
           if (!decl.getSourceFile().fileName.startsWith(srcDir)) continue;
+          if (symbol!.declarations!.some(aliasesOutside)) continue;
           uses.push({ decl, name: symbol!.name, user });
         }
       }

@@ -1,0 +1,29 @@
+/**
+ * `colloquy/agency`: the agency's finer parts, for code that goes beyond `Agency` and `Agent`:
+ * the `send_message` tool and its factory type, entry routing, rich input preparation, Mermaid
+ * and graph options, and the call defaults.
+ * @module
+ */
+export { Agent, describeAgent } from './agency/agent.js';
+export { Agency, DEFAULT_CHAT_WAIT_MS, DEFAULT_MAX_TURNS } from './agency/agency.js';
+export type { MermaidOptions } from './agency/mermaid.js';
+export type { CommunicationFlow } from './agency/graph.js';
+export { defaultSendMessageTool, SEND_MESSAGE_TOOL_NAME } from './agency/sendMessage.js';
+export type {
+  SendFunction,
+  SendMessageToolContext,
+  SendMessageToolFactory,
+  SendRequest,
+} from './agency/sendMessage.js';
+export type { EntryRouter, RouteFunction, RouteRequest } from './agency/router.js';
+export {
+  AttachmentError,
+  DEFAULT_MAX_ATTACHMENT_BYTES,
+  mediaTypeOf,
+  prepareInput,
+} from './agency/input.js';
+export type { AgencyInput, Attachment, PreparedInput } from './agency/input.js';
+export { isSdkTool, toolsFromFolder } from './tools/toolsFolder.js';
+export type { ToolsFolderOptions } from './tools/toolsFolder.js';
+export { openApiTools } from './tools/openApiTools.js';
+export type { OpenApiToolsOptions } from './tools/openApiTools.js';

@@ -1,0 +1,47 @@
+/**
+ * `colloquy/tracing`: observability: tracing set-up and the live recorder, `traceCall`, the OTLP
+ * listener, the SDK trace processors, trace stores (memory and SQLite here; Redis and Postgres in
+ * their subpaths), logging and secret redaction.
+ * @module
+ */
+export {
+  flushTracing,
+  getTraceRecorder,
+  setupTracing,
+  shutdownTracing,
+  tracingOffByEnv,
+} from './tracing/setup.js';
+export type { SetupTracingOptions } from './tracing/setup.js';
+export { TraceRecorder } from './tracing/recorder.js';
+export type { LiveTrace, TraceBinding, TraceListener } from './tracing/recorder.js';
+export { traceCall } from './tracing/traceCall.js';
+export type { TraceCallOptions } from './tracing/traceCall.js';
+export { createOtlpListener } from './tracing/otlp.js';
+export type { OtlpListener, OtlpListenerOptions } from './tracing/otlp.js';
+export {
+  configureTracing,
+  InMemoryTracingProcessor,
+  OpenTelemetryTracingProcessor,
+} from './models/tracing.js';
+export type {
+  ConfigureTracingOptions,
+  OpenTelemetryTracingProcessorOptions,
+  RecordedSpan,
+} from './models/tracing.js';
+export { MemoryTraceStore, TRACE_SCHEMA_VERSION } from './stores/traceStore.js';
+export type {
+  SpanKind,
+  SpanRecord,
+  StoredTrace,
+  TraceFilter,
+  TraceStore,
+  TraceSummary,
+  TraceUsage,
+} from './stores/traceStore.js';
+export { SqliteTraceStore } from './stores/sqliteTraces.js';
+export type { SqliteTraceStoreOptions } from './stores/sqliteTraces.js';
+export { linkTraceStore, traceStoreFor } from './stores/traceStores.js';
+export { createLogger, getDefaultLogger, setDefaultLogger, LOG_LEVELS } from './logger.js';
+export type { CreateLoggerOptions, LogLevel } from './logger.js';
+export { envSecrets, redactErrorInPlace } from './redact.js';
+export type { RedactOptions } from './redact.js';
