@@ -13,6 +13,7 @@ import {
   type TraceStore,
   type TraceSummary,
 } from '../stores/traceStore.js';
+import { boundTrace, boundValue } from '../stores/traceBounds.js';
 import { dispositionOf, durationBetween, spanAttributes, spanError } from './spanRecord.js';
 
 /** How one trace is kept: where it is saved, whether content and export are allowed. */
@@ -165,7 +166,10 @@ export class TraceRecorder implements TracingProcessor {
     if (duration !== undefined) record.durationMs = duration;
     const attributes = spanAttributes(span.spanData, options);
     // What was known at the start (agent, caller, depth) and folded in (attempts) wins.
-    record.attributes = { ...attributes, ...record.attributes };
+    record.attributes = boundValue({ ...attributes, ...record.attributes }) as Record<
+      string,
+      unknown
+    >;
     if (record.kind === 'generation') {
       if (typeof record.attributes.model === 'string') record.name = record.attributes.model;
       const agent = this.#nearestAgent(trace, record.parentId);
@@ -278,5 +282,5 @@ function toStoredTrace(open: OpenTrace): StoredTrace {
     spanCount: spans.length,
     usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
   };
-  return { schemaVersion: TRACE_SCHEMA_VERSION, trace: summary, spans };
+  return boundTrace({ schemaVersion: TRACE_SCHEMA_VERSION, trace: summary, spans });
 }
