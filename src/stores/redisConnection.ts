@@ -26,6 +26,8 @@ export interface ScriptClient {
 const transientNames = new Set([
   'ClientOfflineError',
   'ClientClosedError',
+  // Rejects the commands pending on a client destroyed by an operation deadline (a frozen server).
+  'DisconnectsClientError',
   'SocketClosedUnexpectedlyError',
   'ConnectionTimeoutError',
   'SocketTimeoutError',
