@@ -28,12 +28,13 @@ async function refused(work: Promise<unknown>): Promise<void> {
 export async function frozenHolderCannotWrite(store: ThreadStore): Promise<void> {
   const leases = store.leases!;
   await store.append('t', items('A'), { expectedVersion: 0, chatId: 'c' });
-  expect(await leases.acquire('chat:c', 'old', 40)).toBe(true);
+  expect(await leases.acquire('chat:c', 'old', 60_000)).toBe(true);
   const old = { key: 'chat:c', owner: 'old' };
   // While held, the holder's fenced writes land.
   await withFence(old, () => store.append('t', items('a'), { expectedVersion: 1 }));
-  // The holder "freezes": its lease expires and another holder takes the chat and writes.
-  await sleep(80);
+  // The holder "freezes" and its lease goes (released here, as its expiry would; the real
+  // expiry is checked below) and another holder takes the chat and writes.
+  await leases.release('chat:c', 'old');
   expect(await leases.acquire('chat:c', 'new', 5_000)).toBe(true);
   const fresh = { key: 'chat:c', owner: 'new' };
   await withFence(fresh, () => store.append('t', items('B', 'b'), { expectedVersion: 2 }));
@@ -71,4 +72,12 @@ export async function frozenHolderCannotWrite(store: ThreadStore): Promise<void>
     ),
   );
   expect(await store.getThread('t')).toMatchObject({ version: 5 });
+  // A real expiry: a 50 ms lease, taken by another owner once it expired.
+  expect(await leases.acquire('chat:e', 'frozen', 50)).toBe(true);
+  while (!(await leases.acquire('chat:e', 'taker', 5_000))) await sleep(20);
+  const late = withFence({ key: 'chat:e', owner: 'frozen' }, () =>
+    store.append('e', items('late'), { expectedVersion: 0, chatId: 'e' }),
+  );
+  await expect(late).rejects.toBeInstanceOf(LeaseLostError);
+  expect(await store.getThread('e')).toBeNull();
 }
