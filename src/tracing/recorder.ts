@@ -72,6 +72,14 @@ export class TraceRecorder implements TracingProcessor {
   /** Exact secret values scrubbed from every span. */
   secrets: readonly string[] = [];
 
+  /**
+   * Whether trace `traceId` keeps message and tool text: its binding's choice while it is open,
+   * else the default ({@link content}). Other SDK processors are filtered by it (`contentFilter.ts`).
+   */
+  keepsContent(traceId: string): boolean {
+    return this.#open.get(traceId)?.binding.content ?? this.content;
+  }
+
   /** Binds a trace (before it starts) to a store and content/export choices. */
   bind(traceId: string, binding: TraceBinding): void {
     this.#bindings.set(traceId, binding);
