@@ -169,6 +169,31 @@ describe.skipIf(Boolean(skip))(
       }
     });
 
+    for (const kind of ['Redis', 'Postgres'] as const) {
+      it(`${kind}: a store with operations stuck on a frozen server closes in time`, async () => {
+        const store =
+          kind === 'Redis'
+            ? new RedisStore({ url: redisUrl, operationTimeoutMs: TIMEOUT_MS })
+            : new PostgresStore({ connectionString: postgresUrl, operationTimeoutMs: TIMEOUT_MS });
+        await store.listThreads({ chatId: 'warm-up' });
+        const frozen = pids(path.join(stateDir, kind === 'Redis' ? 'redis.pid' : 'postgres.pid'));
+        signal(frozen, 'SIGSTOP');
+        try {
+          const stuck = store.getThread('stuck').catch((e: unknown) => e);
+          const started = Date.now();
+          const closed = await Promise.race([
+            store.close().then(() => 'closed'),
+            new Promise((resolve) => setTimeout(() => resolve('still closing'), TIMEOUT_MS * 5)),
+          ]);
+          expect(closed).toBe('closed');
+          expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
+          expect(await stuck).toBeInstanceOf(StoreError);
+        } finally {
+          signal(frozen, 'SIGCONT');
+        }
+      });
+    }
+
     it('Postgres: a store first used while the server is frozen fails in time, and closes', async () => {
       const pidFile = path.join(stateDir, 'postgres.pid');
       const frozen = pids(pidFile);
