@@ -90,7 +90,7 @@ async function frozenWorkerRun(
     const abandoned = await until(
       'the thawed worker to abandon its run',
       async () => (/Abandoning the run of call/.test(first.output()) ? true : undefined),
-      20_000,
+      45_000,
     ).catch(() => false);
     return { lines: await chatLines(store, chatId), abandoned };
   } finally {
@@ -115,7 +115,7 @@ describe.skipIf(Boolean(skip))(
     });
     afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-    it('on a Redis store', { timeout: 120_000 }, async () => {
+    it('on a Redis store', { timeout: 180_000 }, async () => {
       const url = redisUrl()!;
       const store = await openStore(url);
       const client = new QueueClient({ queue: url, prefix: uniqueName('probe') });
@@ -130,7 +130,7 @@ describe.skipIf(Boolean(skip))(
       }
     });
 
-    it('on a Postgres store', { timeout: 120_000 }, async () => {
+    it('on a Postgres store', { timeout: 180_000 }, async () => {
       const url = postgresUrl()!;
       const store = await openStore(url);
       const pool = new pg.Pool({ connectionString: url });
