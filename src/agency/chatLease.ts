@@ -3,6 +3,7 @@
  * leases: Redis and Postgres across hosts, SQLite and JSON files across the processes of a host).
  * @module
  */
+import { withFence } from '../stores/fence.js';
 import { holdLease, LeaseBusyError } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
 import { ChatBusyError } from './chatGate.js';
@@ -23,6 +24,9 @@ export function needsChatLease(store: ThreadStore): boolean {
 /**
  * Runs `work` while holding the chat's lease, waiting up to `waitMs` for it; without store leases
  * (or on the memory store, which the in-process gate covers) it just runs `work`. A busy chat fails with {@link ChatBusyError}.
+ * Every store write of `work` is fenced with the lease (`withFence`): once the lease is lost (it
+ * expired, for instance while this process was paused, and another caller took it) the store
+ * refuses the write with `LeaseLostError` and the call fails with it.
  */
 export async function withChatLease<T>(
   store: ThreadStore,
@@ -45,7 +49,7 @@ export async function withChatLease<T>(
     throw error;
   }
   try {
-    return await work();
+    return await withFence({ key: lease.key, owner: lease.owner }, work);
   } finally {
     await lease.release();
   }

@@ -8,6 +8,7 @@
  */
 import { createCustomSpan, getGlobalTraceProvider } from '@openai/agents-core';
 import type { CustomSpanData, Span, Trace, TraceContextSnapshot } from '@openai/agents-core';
+import { cutText } from '../stores/traceBounds.js';
 import { traceStoreFor } from '../stores/traceStores.js';
 import type { TraceStore } from '../stores/traceStore.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -88,7 +89,8 @@ export async function createEnsembleTracer(
   };
   const endRun = (error?: string) => {
     endStep();
-    if (error) run?.setError({ message: error });
+    // Cut here too: the SDK span also goes to every other trace processor (OTLP, OpenAI).
+    if (error) run?.setError({ message: cutText(error) });
     run?.end();
     run = undefined;
     if (trace) {
@@ -152,7 +154,7 @@ export async function createEnsembleTracer(
             executionTime: event.execution_time,
             success: event.success,
           };
-          if (!event.success) span.setError({ message: event.error ?? 'agent failed' });
+          if (!event.success) span.setError({ message: cutText(event.error ?? 'agent failed') });
           endAgent(event.agent);
           break;
         }

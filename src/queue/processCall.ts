@@ -10,6 +10,8 @@ import type { AgencyStreamEvent } from '../agency/events.js';
 import { errorInfo } from '../errors.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { ColloquyError } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
+import { isLeaseLost, withFence } from '../stores/fence.js';
 import { ChatJournal, restoreChat } from './chatJournal.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
@@ -103,19 +105,35 @@ export async function processCall(
       await lease.release();
       return await context.requeue(250);
     }
-    if (entry && entry.job === job.id) {
-      await restoreChat(store, data.chatId, entry.snapshot);
+    // Every store write from here on is fenced with the lease: once another worker has taken the
+    // chat (this one was paused past the lease), the store refuses them.
+    const fenced = await withFence({ key: lease.key, owner: lease.owner }, async () => {
+      if (entry && entry.job === job.id) {
+        await restoreChat(store, data.chatId, entry.snapshot);
+        agency.threads.evict(data.chatId);
+      } else if (entry) {
+        // The entry of a job that is no longer to run (it failed after it began): replaced.
+        await journal.begin(key, { job: job.id!, snapshot });
+      }
+      return run(agency, data, context.signal, send);
+    }).catch((error: unknown) => {
+      if (isLeaseLost(error)) return { lost: error as Error };
+      throw error;
+    });
+    // The lease was lost (this worker paused, or the store unreachable, for longer than its time
+    // to live): another attempt may have the chat now. Record nothing; the job goes back and its
+    // retry cuts the chat back to the journal's snapshot (or finds the other attempt's outcome).
+    if ('lost' in fenced || lease.lost) {
+      const reason = 'lost' in fenced ? fenced.lost.message : 'a lease renewal failed';
+      getDefaultLogger().warn(
+        { component: 'worker', job: job.id, callId: data.callId, chatId: data.chatId },
+        `Abandoning the run of call ${data.callId}: this worker lost the chat's lease (${reason}).`,
+      );
       agency.threads.evict(data.chatId);
-    } else if (entry) {
-      // The entry of a job that is no longer to run (it failed after it began): replaced.
-      await journal.begin(key, { job: job.id!, snapshot });
+      return await context.requeue(0);
     }
-    const outcome = await run(agency, data, context.signal, send);
+    const outcome = fenced;
     if (!outcome.ok && context.handingBack()) throw new Error('handing the job back');
-    // The lease was lost (the store unreachable for longer than its time to live): another
-    // attempt may have the chat now. Record nothing; the job goes back and its retry cuts the
-    // chat back to the journal's snapshot before it runs the call again.
-    if (lease.lost) return await context.requeue(0);
     // The effects are complete: from now on a retry answers with this outcome and runs nothing.
     // Recorded, the chat freed and the last event sent in one round trip.
     await journal.end(key, job.id!, (multi) =>
@@ -162,6 +180,8 @@ async function run(
     }
     return { ok: true, result };
   } catch (error) {
+    // A write refused by the lease fence: the caller abandons the run (nothing is recorded).
+    if (isLeaseLost(error)) throw error;
     // A cancelled call ends with the cancellation (ABORTED and its reason), whatever the code
     // that noticed it threw (a model's timer throws a bare AbortError).
     const reason: unknown = signal.aborted ? signal.reason : undefined;

@@ -14,6 +14,8 @@ import { runEnsemble } from '../ensembles/run.js';
 import { createEnsembleTracer, type EnsembleTracer } from '../ensembles/tracing.js';
 import { WorkflowThread } from '../ensembles/workflowThread.js';
 import { ColloquyError } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
+import { isLeaseLost, withFence } from '../stores/fence.js';
 import type { RunEvent } from '../server/ensembleRuns.js';
 import type { RunJobData } from './jobs.js';
 import type { JobContext } from './worker.js';
@@ -72,29 +74,42 @@ export async function processRun(job: Job<RunJobData>, context: JobContext): Pro
       finished ||= event.type === 'ensemble_finished';
       void logEvent(context, data.runId, event);
     };
-    const result = await runEnsemble(ensemble, {
-      store,
-      ...(resume
-        ? { resume: data.runId }
-        : {
-            runId: data.runId,
-            ...(data.input !== undefined ? { input: data.input } : {}),
-            ...(data.initialContext ? { initialContext: data.initialContext } : {}),
-          }),
-      ...(data.answers
-        ? { inputHandler: new ScriptedInputHandler(data.answers as ScriptedAnswers) }
-        : {}),
-      ...(profiles ? { profiles: await profiles() } : {}),
-      ...(context.options.createModel ? { createModel: context.options.createModel } : {}),
-      onEvent,
-      signal: context.signal,
-    });
+    // Every store write of the run is fenced with the lease (see `stores/fence.ts`).
+    const fence = { key: lease.key, owner: lease.owner };
+    const loaded = profiles ? await profiles() : undefined;
+    const result = await withFence(fence, () =>
+      runEnsemble(ensemble, {
+        store,
+        ...(resume
+          ? { resume: data.runId }
+          : {
+              runId: data.runId,
+              ...(data.input !== undefined ? { input: data.input } : {}),
+              ...(data.initialContext ? { initialContext: data.initialContext } : {}),
+            }),
+        ...(data.answers
+          ? { inputHandler: new ScriptedInputHandler(data.answers as ScriptedAnswers) }
+          : {}),
+        ...(loaded ? { profiles: loaded } : {}),
+        ...(context.options.createModel ? { createModel: context.options.createModel } : {}),
+        onEvent,
+        signal: context.signal,
+      }),
+    );
     await tracer.finish();
     if (!finished) await logEvent(context, data.runId, { type: 'ensemble_finished', result });
     return { ok: true, result };
   } catch (error) {
     await tracer?.finish(error);
     if (context.handingBack()) throw error;
+    if (isLeaseLost(error)) {
+      // Another worker took the run while this one was paused past the lease: it continues it.
+      getDefaultLogger().warn(
+        { component: 'worker', job: job.id, runId: data.runId },
+        `Abandoning ensemble run ${data.runId}: this worker lost its lease (${(error as Error).message}).`,
+      );
+      return await context.requeue(0);
+    }
     await logEvent(context, data.runId, { type: 'error', error: errorInfo(error) });
     return { ok: false, error: errorInfo(error) };
   } finally {

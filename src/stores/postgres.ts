@@ -19,6 +19,7 @@ import {
 } from './common.js';
 import { PostgresLeases } from './postgresLeases.js';
 import { operationTimeout } from './deadline.js';
+import { activeFences } from './fence.js';
 import { PostgresConnection } from './postgresConnection.js';
 import {
   postgresStatements,
@@ -36,6 +37,7 @@ import type {
 } from './types.js';
 import { checkIds } from './ids.js';
 import { PostgresTraceStore } from './postgresTraces.js';
+import type { TraceRetention } from './traceBounds.js';
 import { linkTraceStore } from './traceStores.js';
 
 /** Options of {@link PostgresStore}. Every field is optional. */
@@ -51,6 +53,8 @@ export interface PostgresStoreOptions {
    * (default 10000 ms; 0: no limit). A frozen or unreachable server then fails calls in time.
    */
   operationTimeoutMs?: number;
+  /** How long traces are kept (default: 30 days and the newest 10,000; 0 turns a limit off). */
+  traces?: TraceRetention;
 }
 
 /**
@@ -93,7 +97,7 @@ export class PostgresStore implements ThreadStore {
     const run = (operation: string, sql: string, params: unknown[]) =>
       this.#db.query(operation, sql, params);
     this.leases = new PostgresLeases(schema, run);
-    this.traces = new PostgresTraceStore(schema, run);
+    this.traces = new PostgresTraceStore(schema, run, options.traces);
     linkTraceStore(this, this.traces);
   }
 
@@ -253,7 +257,12 @@ export class PostgresStore implements ThreadStore {
       ...Object.keys(checkpoint.threads ?? {}),
     );
     const params = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
-    const result = await this.#query('putCheckpoint', this.#sql.putCheckpoint, params);
+    const result =
+      activeFences().length === 0
+        ? await this.#query('putCheckpoint', this.#sql.putCheckpoint, params)
+        : await this.#transaction('putCheckpoint', (db) =>
+            db.query(this.#sql.putCheckpoint, params),
+          );
     if (result.rowCount === 0) throw checkpointExists(checkpoint.checkpointId);
   }
 
@@ -312,8 +321,14 @@ export class PostgresStore implements ThreadStore {
     return this.#db.query(operation, sql, params);
   }
 
+  /** A write's transaction; the active lease fences are checked (and locked) first in it. */
   #transaction<T>(operation: string, work: (db: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.#db.transaction(operation, work);
+    const fences = activeFences();
+    if (fences.length === 0) return this.#db.transaction(operation, work);
+    return this.#db.transaction(operation, async (db) => {
+      await this.leases.checkFences(db, `PostgresStore: ${operation}`, fences);
+      return work(db);
+    });
   }
 }
 

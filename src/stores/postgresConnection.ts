@@ -125,7 +125,11 @@ export class PostgresConnection {
     const onError = (error: Error): void => void (broken = error);
     client.on('error', onError);
     try {
-      await client.query('BEGIN');
+      // A client frozen mid-transaction (SIGSTOP, a long pause) would hold its row locks, the
+      // lease rows a fenced write reads FOR SHARE included, until it thawed: the server ends such
+      // a session once it has been idle in the transaction for half the operation timeout.
+      const idleMs = this.#timeoutMs === 0 ? 0 : Math.max(1_000, Math.floor(this.#timeoutMs / 2));
+      await client.query(`BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${idleMs}`);
       const result = await work(client);
       await client.query('COMMIT');
       return result;

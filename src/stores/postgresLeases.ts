@@ -5,6 +5,7 @@
  * @module
  */
 import pg from './pgDriver.js';
+import { checkFences, type Fence } from './fence.js';
 import type { Leases } from './lease.js';
 
 /**
@@ -30,6 +31,8 @@ function statements(schema: string) {
     renew: `UPDATE ${table} SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
       WHERE lease_key = $1 AND owner = $2`,
     release: `DELETE FROM ${table} WHERE lease_key = $1 AND owner = $2`,
+    // FOR SHARE: a holder change waits for the fenced write's transaction to end.
+    holders: `SELECT lease_key, owner FROM ${table} WHERE lease_key = ANY($1::text[]) FOR SHARE`,
   };
 }
 
@@ -55,6 +58,19 @@ export class PostgresLeases implements Leases {
 
   async release(key: string, owner: string): Promise<void> {
     await this.#run('release lease', this.#sql.release, [key, owner]);
+  }
+
+  /**
+   * Throws `LeaseLostError` unless each fence's lease is held by its owner; run first in a write's
+   * transaction (`db`), it locks the lease rows so no holder changes before the write commits.
+   */
+  async checkFences(db: pg.PoolClient, operation: string, fences: readonly Fence[]): Promise<void> {
+    const keys = fences.map((fence) => fence.key);
+    const { rows } = await db.query(this.#sql.holders, [keys]);
+    const holders = new Map<string, string>();
+    for (const row of rows as Array<{ lease_key: string; owner: string }>)
+      holders.set(row.lease_key, row.owner);
+    checkFences(operation, (key) => holders.get(key), fences);
   }
 
   /**

@@ -6,6 +6,12 @@
  * @module
  */
 import {
+  boundTrace,
+  resolveRetention,
+  retentionCutoff,
+  type TraceRetention,
+} from './traceBounds.js';
+import {
   parseStoredTrace,
   traceLimit,
   type StoredTrace,
@@ -34,6 +40,10 @@ function statements(schema: string) {
       ORDER BY started_at DESC, trace_id DESC LIMIT $3`,
     get: `SELECT body FROM ${table} WHERE trace_id = $1`,
     deleteByChat: `DELETE FROM ${table} WHERE chat_id = $1`,
+    // Retention: $1 the oldest start kept (or null), $2 the most traces kept (or null).
+    prune: `DELETE FROM ${table} WHERE ($1::text IS NOT NULL AND started_at < $1)
+      OR ($2::int IS NOT NULL AND trace_id IN (SELECT trace_id FROM ${table}
+        ORDER BY started_at DESC, trace_id DESC OFFSET $2))`,
   };
 }
 
@@ -52,14 +62,36 @@ export class PostgresTraceStore implements TraceStore {
   readonly #run: RunTraceQuery;
   readonly #sql: ReturnType<typeof statements>;
 
-  /** `schema` must be a validated identifier; `run` is the store's statement runner. */
-  constructor(schema: string, run: RunTraceQuery) {
+  readonly #retention: Required<TraceRetention>;
+  #saves = 0;
+
+  /**
+   * `schema` must be a validated identifier; `run` is the store's statement runner; `retention`
+   * defaults to 30 days and the newest 10,000 traces (see `traceBounds.ts`).
+   */
+  constructor(schema: string, run: RunTraceQuery, retention?: TraceRetention) {
     this.#run = run;
     this.#sql = statements(schema);
+    this.#retention = resolveRetention('PostgresStore', retention);
   }
 
+  /**
+   * Saves the trace, then applies retention: on every save for caps up to 100 traces, else every
+   * (cap / 100)-th save, so a store holds at most about 1% more than `maxTraces` for a moment.
+   */
   async saveTrace(stored: StoredTrace): Promise<void> {
-    const body = parseStoredTrace(stored);
+    await this.#save(stored);
+    const { maxAgeMs, maxTraces } = this.#retention;
+    const every = Math.max(1, Math.min(100, Math.floor(maxTraces / 100)));
+    if ((maxAgeMs === 0 && maxTraces === 0) || this.#saves++ % every !== 0) return;
+    await this.#run('saveTrace (retention)', this.#sql.prune, [
+      retentionCutoff(this.#retention) ?? null,
+      maxTraces === 0 ? null : maxTraces,
+    ]);
+  }
+
+  async #save(stored: StoredTrace): Promise<void> {
+    const body = boundTrace(parseStoredTrace(stored));
     const { trace } = body;
     await this.#run('saveTrace', this.#sql.save, [
       trace.traceId,

@@ -18,6 +18,7 @@ import {
   threadNotFound,
 } from './common.js';
 import { operationTimeout } from './deadline.js';
+import { activeFences } from './fence.js';
 import { RedisConnection, type ScriptClient } from './redisConnection.js';
 import { RedisTraceStore, type RedisTraceOptions } from './redisTraces.js';
 import { linkTraceStore } from './traceStores.js';
@@ -143,7 +144,7 @@ export class RedisStore implements ThreadStore {
       randomUUID(),
       ...serialized,
     ];
-    const result = this.#json(await this.#run(scripts.append, 'append', args)) as {
+    const result = this.#json(await this.#write(scripts.append, 'append', args)) as {
       version?: number;
       conflict?: number;
     };
@@ -159,7 +160,7 @@ export class RedisStore implements ThreadStore {
   ): Promise<void> {
     checkIds('setMetadata', threadId, chatId);
     const args = [threadId, JSON.stringify(metadata), now(), ...chatArgs(chatId), randomUUID()];
-    await this.#run(scripts.setMetadata, 'setMetadata', args);
+    await this.#write(scripts.setMetadata, 'setMetadata', args);
   }
 
   async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
@@ -192,7 +193,7 @@ export class RedisStore implements ThreadStore {
       metadata,
       randomUUID(),
     ];
-    const result = this.#json(await this.#run(scripts.fork, 'fork', args)) as {
+    const result = this.#json(await this.#write(scripts.fork, 'fork', args)) as {
       record?: unknown[];
       missing?: boolean;
       version?: number;
@@ -216,7 +217,7 @@ export class RedisStore implements ThreadStore {
     checkIds('reset', threadId);
     const target = Number.isInteger(version) ? String(version) : '-1';
     const args = [threadId, target, archiveThreadId(threadId), now(), randomUUID()];
-    const result = this.#json(await this.#run(scripts.reset, 'reset', args)) as {
+    const result = this.#json(await this.#write(scripts.reset, 'reset', args)) as {
       archive?: string;
       noop?: boolean;
       missing?: boolean;
@@ -233,7 +234,7 @@ export class RedisStore implements ThreadStore {
 
   async deleteThread(threadId: string): Promise<void> {
     checkIds('deleteThread', threadId);
-    await this.#run(scripts.delete, 'deleteThread', [threadId]);
+    await this.#write(scripts.delete, 'deleteThread', [threadId]);
   }
 
   async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
@@ -244,7 +245,7 @@ export class RedisStore implements ThreadStore {
       ...Object.keys(checkpoint.threads ?? {}),
     );
     const args = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
-    if (Number(await this.#run(scripts.putCheckpoint, 'putCheckpoint', args)) !== 1)
+    if (Number(await this.#write(scripts.putCheckpoint, 'putCheckpoint', args)) !== 1)
       throw checkpointExists(checkpoint.checkpointId);
   }
 
@@ -270,6 +271,11 @@ export class RedisStore implements ThreadStore {
 
   #run(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
     return this.#db.run(script, operation, args);
+  }
+
+  /** A write: checked against the active lease fences in the same script. */
+  #write(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
+    return this.#db.run(script, operation, args, activeFences());
   }
 
   #json(reply: unknown): unknown {

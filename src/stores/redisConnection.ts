@@ -9,14 +9,15 @@ import { createClient } from './redisDriver.js';
 import { StoreError } from '../errors.js';
 import { TRANSIENT_NETWORK_CODES } from './common.js';
 import { withDeadline } from './deadline.js';
+import { LeaseLostError, type Fence } from './fence.js';
 import type { RedisScript } from './redisScripts.js';
 
 /** The few client methods the store uses, so any client configuration (RESP 2 or 3) works. */
 export interface ScriptClient {
   readonly isOpen: boolean;
   connect(): Promise<unknown>;
-  evalSha(sha: string, options: { arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { arguments: string[] }): Promise<unknown>;
+  evalSha(sha: string, options: { keys?: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys?: string[]; arguments: string[] }): Promise<unknown>;
   close(): Promise<void>;
   destroy(): void;
 }
@@ -25,6 +26,8 @@ export interface ScriptClient {
 const transientNames = new Set([
   'ClientOfflineError',
   'ClientClosedError',
+  // Rejects the commands pending on a client destroyed by an operation deadline (a frozen server).
+  'DisconnectsClientError',
   'SocketClosedUnexpectedlyError',
   'ConnectionTimeoutError',
   'SocketTimeoutError',
@@ -85,9 +88,18 @@ export class RedisConnection {
     this.#timeoutMs = options.timeoutMs;
   }
 
-  /** Runs a script with the key prefix as its first argument, within the deadline. */
-  run(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
-    return withDeadline(this.#runNow(script, operation, args), this.#timeoutMs, () => {
+  /**
+   * Runs a script with the key prefix as its first argument, within the deadline; `fences` go in
+   * KEYS for the scripts that check them (a refusal becomes `LeaseLostError`).
+   */
+  run(
+    script: RedisScript,
+    operation: string,
+    args: string[],
+    fences: readonly Fence[] = [],
+  ): Promise<unknown> {
+    const work = this.#runNow(script, operation, args, fences);
+    return withDeadline(work, this.#timeoutMs, () => {
       // The connection is stuck: drop our own, so the next operation connects afresh.
       const client = this.#client;
       if (this.#owned && client) {
@@ -123,8 +135,14 @@ export class RedisConnection {
     if (this.#owned && client?.isOpen) await client.close();
   }
 
-  async #runNow(script: RedisScript, operation: string, args: string[]): Promise<unknown> {
-    const options = { arguments: [this.#prefix, ...args] };
+  async #runNow(
+    script: RedisScript,
+    operation: string,
+    args: string[],
+    fences: readonly Fence[],
+  ): Promise<unknown> {
+    const keys = fences.flatMap((fence) => [fence.key, fence.owner]);
+    const options = { ...(keys.length > 0 ? { keys } : {}), arguments: [this.#prefix, ...args] };
     try {
       const client = await this.#connected();
       try {
@@ -134,6 +152,9 @@ export class RedisConnection {
         return await client.eval(script.source, options);
       }
     } catch (error) {
+      const fenced = error instanceof Error ? /^COLLOQUY_FENCED (\d+)/.exec(error.message) : null;
+      const fence = fenced ? fences[Number(fenced[1]) - 1] : undefined;
+      if (fence) throw new LeaseLostError(fence.key, `RedisStore: ${operation}`);
       throw this.#failure(operation, error);
     }
   }

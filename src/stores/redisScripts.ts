@@ -11,7 +11,9 @@
  * - `P threads` and `P c:<chatId>`: sorted sets (score 0, so ordered by id) of thread ids.
  * - `P cp:<checkpointId>`: checkpoint JSON; `P cps:<chatId>`: list of checkpoint ids in put order.
  *
- * Scripts compute keys from the prefix, so the store needs a standalone Redis (not Cluster).
+ * Scripts compute keys from the prefix, so the store needs a standalone Redis (not Cluster). A
+ * write made under lease fences (`fence.ts`) passes them as KEYS (lease key, owner, ...): the
+ * prelude refuses the write with a `COLLOQUY_FENCED <n>` error reply when one is not held.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -39,6 +41,12 @@ local function putThread(id, chat, meta, fork, now, seg, version)
   if chat then redis.call('HSET', tkey(id), 'chat', chat) end
   redis.call('ZADD', P .. 'threads', 0, id)
   if chat then redis.call('ZADD', P .. 'c:' .. chat, 0, id) end
+end
+-- Lease fences (KEYS: lease key, owner, ...): a write lands only while each lease is its owner's.
+for i = 1, #KEYS, 2 do
+  if redis.call('GET', P .. 'lease:' .. KEYS[i]) ~= KEYS[i + 1] then
+    return redis.error_reply('COLLOQUY_FENCED ' .. tostring((i + 1) / 2))
+  end
 end
 `;
 

@@ -7,6 +7,7 @@
 import { ConfigError } from '../errors.js';
 import type { RedisScript } from './redisScripts.js';
 import { traceScripts } from './redisTraceScripts.js';
+import { boundTrace } from './traceBounds.js';
 import {
   parseStoredTrace,
   traceLimit,
@@ -66,7 +67,7 @@ export class RedisTraceStore implements TraceStore {
   }
 
   async saveTrace(stored: StoredTrace): Promise<void> {
-    const body = parseStoredTrace(stored);
+    const body = boundTrace(parseStoredTrace(stored));
     const { trace } = body;
     const score = Date.parse(trace.startedAt);
     await this.#run(traceScripts.save, 'saveTrace', [

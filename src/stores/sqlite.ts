@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ConflictError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
+import { activeFences } from './fence.js';
 import { sqliteError } from './sqliteErrors.js';
 import { SqliteLeases } from './sqliteLeases.js';
 import {
@@ -130,7 +131,7 @@ export class SqliteStore implements ThreadStore {
     checkIds('append', threadId, options.chatId);
     const bodies = items.map((item) => serializeItem(threadId, item));
     const v = options.expectedVersion;
-    return this.#run('append', () => {
+    return this.#write('append', () => {
       // Fast path: one statement, atomic on its own, with the version check inside it.
       if (
         bodies.length === 1 &&
@@ -155,7 +156,7 @@ export class SqliteStore implements ThreadStore {
       bodies: items.map((item) => serializeItem(threadId, item)),
       metadata: metadata === undefined ? undefined : JSON.stringify(metadata),
     }));
-    return this.#run('appendMany', () =>
+    return this.#write('appendMany', () =>
       this.#db
         .transaction(() =>
           entries.map(({ threadId, bodies, options, metadata }) => {
@@ -199,7 +200,7 @@ export class SqliteStore implements ThreadStore {
   ): Promise<void> {
     checkIds('setMetadata', threadId, chatId);
     const json = JSON.stringify(metadata);
-    this.#run('setMetadata', () =>
+    this.#write('setMetadata', () =>
       this.#db.transaction(() => this.#setMetadataIn(threadId, json, chatId)).immediate(),
     );
   }
@@ -227,7 +228,7 @@ export class SqliteStore implements ThreadStore {
   async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
     checkIds('fork', sourceId, targetId, options.chatId);
     const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
-    return this.#run('fork', () =>
+    return this.#write('fork', () =>
       this.#db
         .transaction(() => {
           const source = this.#load(sourceId);
@@ -261,7 +262,7 @@ export class SqliteStore implements ThreadStore {
 
   async reset(threadId: string, version: number): Promise<string | null> {
     checkIds('reset', threadId);
-    return this.#run('reset', () =>
+    return this.#write('reset', () =>
       this.#db
         .transaction(() => {
           const loaded = this.#load(threadId);
@@ -294,7 +295,7 @@ export class SqliteStore implements ThreadStore {
 
   async deleteThread(threadId: string): Promise<void> {
     checkIds('deleteThread', threadId);
-    this.#run('deleteThread', () =>
+    this.#write('deleteThread', () =>
       this.#db
         .transaction(() => {
           const row = this.#sql.thread.get(threadId);
@@ -315,7 +316,7 @@ export class SqliteStore implements ThreadStore {
     );
     const ms = checkpointTime(checkpoint);
     const body = JSON.stringify(checkpoint);
-    this.#run('putCheckpoint', () =>
+    this.#write('putCheckpoint', () =>
       this.#db
         .transaction(() => {
           if (this.#sql.checkpoint.get(checkpoint.checkpointId))
@@ -379,6 +380,14 @@ export class SqliteStore implements ThreadStore {
       this.#sql.deleteSegment.run(seg);
       seg = info?.parent_segment ?? null;
     }
+  }
+
+  /** {@link #run} for a write: with active lease fences, checked in the write's transaction. */
+  #write<T>(operation: string, fn: () => T): T {
+    const fences = activeFences();
+    if (fences.length === 0) return this.#run(operation, fn);
+    const fenced = () => (this.leases.checkFences(operation, fences), fn());
+    return this.#run(operation, () => this.#db.transaction(fenced).immediate());
   }
 
   #run<T>(operation: string, fn: () => T): T {

@@ -4,6 +4,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
+import { checkFences, type Fence } from './fence.js';
 import type { Leases } from './lease.js';
 
 /** Leases kept in a SQLite database (the table is created by the store's migration 2). */
@@ -11,6 +12,7 @@ export class SqliteLeases implements Leases {
   readonly #acquire: Database.Statement<[{ key: string; owner: string; now: number; ttl: number }]>;
   readonly #renew: Database.Statement<[number, string, string]>;
   readonly #release: Database.Statement<[string, string]>;
+  readonly #holder: Database.Statement<[string], { owner: string }>;
   readonly #wrap: (operation: string, error: unknown) => Error;
 
   /** @internal */
@@ -23,6 +25,7 @@ export class SqliteLeases implements Leases {
     );
     this.#renew = db.prepare('UPDATE leases SET expires_ms = ? WHERE lease_key = ? AND owner = ?');
     this.#release = db.prepare('DELETE FROM leases WHERE lease_key = ? AND owner = ?');
+    this.#holder = db.prepare('SELECT owner FROM leases WHERE lease_key = ?');
     this.#wrap = wrap;
   }
 
@@ -42,6 +45,14 @@ export class SqliteLeases implements Leases {
 
   async release(key: string, owner: string): Promise<void> {
     this.#run('release lease', () => this.#release.run(key, owner));
+  }
+
+  /**
+   * Throws `LeaseLostError` unless each fence's lease is held by its owner. Call inside the
+   * write's IMMEDIATE transaction: no other process can take a lease between check and write.
+   */
+  checkFences(operation: string, fences: readonly Fence[]): void {
+    checkFences(operation, (key) => this.#holder.get(key)?.owner, fences);
   }
 
   #run<T>(operation: string, work: () => T): T {

@@ -8,6 +8,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors.js';
 import {
+  boundTrace,
+  resolveRetention,
+  retentionCutoff,
+  type TraceRetention,
+} from './traceBounds.js';
+import {
   parseStoredTrace,
   traceLimit,
   TRACE_SCHEMA_VERSION,
@@ -48,6 +54,8 @@ export interface SqliteTraceStoreOptions {
    * @internal
    */
   database?: Database.Database;
+  /** How long traces are kept (default: 30 days and the newest 10,000; see `traceBounds.ts`). */
+  retention?: TraceRetention;
 }
 
 function migrate(db: Database.Database): void {
@@ -85,9 +93,11 @@ export class SqliteTraceStore implements TraceStore {
   readonly #path: string;
   readonly #ownsDb: boolean;
   #insert: Database.Statement | undefined;
+  readonly #retention: Required<TraceRetention>;
 
   constructor(options: SqliteTraceStoreOptions) {
     this.#path = options.path;
+    this.#retention = resolveRetention('SqliteTraceStore', options.retention);
     this.#ownsDb = options.database === undefined;
     if (options.database) {
       this.#db = options.database;
@@ -125,8 +135,9 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   async saveTrace(stored: StoredTrace): Promise<void> {
-    const { trace } = parseStoredTrace(stored);
-    this.#run('saveTrace', () =>
+    const bounded = boundTrace(parseStoredTrace(stored));
+    const { trace } = bounded;
+    const save = () => {
       (this.#insert ??= this.#db.prepare(
         `INSERT OR REPLACE INTO traces (trace_id, chat_id, run_id, started_at, summary, body)
          VALUES (?, ?, ?, ?, ?, ?)`,
@@ -137,11 +148,30 @@ export class SqliteTraceStore implements TraceStore {
         trace.startedAt,
         JSON.stringify(trace),
         JSON.stringify({
-          ...stored,
-          schemaVersion: stored.schemaVersion ?? TRACE_SCHEMA_VERSION,
+          ...bounded,
+          schemaVersion: bounded.schemaVersion ?? TRACE_SCHEMA_VERSION,
         }),
-      ),
-    );
+      );
+      this.#prune();
+    };
+    this.#run('saveTrace', () => this.#db.transaction(save)());
+  }
+
+  /** Retention, in the save's transaction: traces past the age limit, then beyond the count. */
+  #prune(): void {
+    const cutoff = retentionCutoff(this.#retention);
+    if (cutoff !== undefined)
+      this.#db.prepare('DELETE FROM traces WHERE started_at < ?').run(cutoff);
+    const max = this.#retention.maxTraces;
+    if (max === 0) return;
+    const { n } = this.#db.prepare('SELECT COUNT(*) AS n FROM traces').get() as { n: number };
+    if (n <= max) return;
+    this.#db
+      .prepare(
+        `DELETE FROM traces WHERE trace_id IN (SELECT trace_id FROM traces
+         ORDER BY started_at DESC, trace_id DESC LIMIT -1 OFFSET ?)`,
+      )
+      .run(max);
   }
 
   async listTraces(filter: TraceFilter = {}): Promise<TraceSummary[]> {

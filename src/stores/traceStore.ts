@@ -9,6 +9,12 @@
  */
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
+import {
+  boundTrace,
+  resolveRetention,
+  retentionCutoff,
+  type TraceRetention,
+} from './traceBounds.js';
 
 /** The version of {@link StoredTrace} written today. */
 export const TRACE_SCHEMA_VERSION = 1;
@@ -180,23 +186,51 @@ export function traceLimit(filter: TraceFilter = {}): number {
   return Math.max(1, Math.min(MAX_TRACE_LIMIT, Math.floor(limit)));
 }
 
+/** Options of {@link MemoryTraceStore}. */
+export interface MemoryTraceStoreOptions {
+  /** How long traces are kept (default: 30 days and the newest 10,000; see `traceBounds.ts`). */
+  retention?: TraceRetention;
+}
+
 /**
- * The reference {@link TraceStore}: traces in memory, newest first.
+ * The reference {@link TraceStore}: traces in memory, newest first. Also the trace store of the
+ * memory and JSON-file thread stores. Retention drops the oldest saved traces beyond
+ * `maxTraces`, and traces older than `maxAgeMs` at each save.
  *
  * @example
  * ```ts
- * const traces = new MemoryTraceStore();
+ * const traces = new MemoryTraceStore({ retention: { maxTraces: 1_000 } });
  * setupTracing({ store: traces });
  * ```
  */
 export class MemoryTraceStore implements TraceStore {
   readonly kind: string = 'memory';
   readonly #traces = new Map<string, StoredTrace>();
+  readonly #retention: Required<TraceRetention>;
+
+  constructor(options: MemoryTraceStoreOptions = {}) {
+    this.#retention = resolveRetention('MemoryTraceStore', options.retention);
+  }
 
   async saveTrace(trace: StoredTrace): Promise<void> {
-    const copy = parseStoredTrace(structuredClone(trace));
+    const copy = boundTrace(parseStoredTrace(structuredClone(trace)));
     this.#traces.delete(copy.trace.traceId);
     this.#traces.set(copy.trace.traceId, copy);
+    this.#prune();
+  }
+
+  /** Drops traces past the age limit and the oldest saved beyond the count limit. */
+  #prune(): void {
+    const cutoff = retentionCutoff(this.#retention);
+    if (cutoff !== undefined)
+      for (const [id, stored] of this.#traces)
+        if (stored.trace.startedAt < cutoff) this.#traces.delete(id);
+    const max = this.#retention.maxTraces;
+    if (max === 0) return;
+    for (const id of this.#traces.keys()) {
+      if (this.#traces.size <= max) break;
+      this.#traces.delete(id);
+    }
   }
 
   async listTraces(filter: TraceFilter = {}): Promise<TraceSummary[]> {

@@ -13,6 +13,7 @@ import {
   type TraceStore,
   type TraceSummary,
 } from '../stores/traceStore.js';
+import { boundTrace, boundValue } from '../stores/traceBounds.js';
 import { dispositionOf, durationBetween, spanAttributes, spanError } from './spanRecord.js';
 
 /** How one trace is kept: where it is saved, whether content and export are allowed. */
@@ -70,6 +71,14 @@ export class TraceRecorder implements TracingProcessor {
   content = true;
   /** Exact secret values scrubbed from every span. */
   secrets: readonly string[] = [];
+
+  /**
+   * Whether trace `traceId` keeps message and tool text: its binding's choice while it is open,
+   * else the default ({@link content}). Other SDK processors are filtered by it (`contentFilter.ts`).
+   */
+  keepsContent(traceId: string): boolean {
+    return this.#open.get(traceId)?.binding.content ?? this.content;
+  }
 
   /** Binds a trace (before it starts) to a store and content/export choices. */
   bind(traceId: string, binding: TraceBinding): void {
@@ -165,7 +174,10 @@ export class TraceRecorder implements TracingProcessor {
     if (duration !== undefined) record.durationMs = duration;
     const attributes = spanAttributes(span.spanData, options);
     // What was known at the start (agent, caller, depth) and folded in (attempts) wins.
-    record.attributes = { ...attributes, ...record.attributes };
+    record.attributes = boundValue({ ...attributes, ...record.attributes }) as Record<
+      string,
+      unknown
+    >;
     if (record.kind === 'generation') {
       if (typeof record.attributes.model === 'string') record.name = record.attributes.model;
       const agent = this.#nearestAgent(trace, record.parentId);
@@ -278,5 +290,5 @@ function toStoredTrace(open: OpenTrace): StoredTrace {
     spanCount: spans.length,
     usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
   };
-  return { schemaVersion: TRACE_SCHEMA_VERSION, trace: summary, spans };
+  return boundTrace({ schemaVersion: TRACE_SCHEMA_VERSION, trace: summary, spans });
 }

@@ -19,6 +19,7 @@ import {
 import { getDefaultLogger } from '../logger.js';
 import type { TraceStore } from '../stores/traceStore.js';
 import { createOtlpListener, otlpRequested, otlpTracesUrl, type OtlpListener } from './otlp.js';
+import { withoutContent } from './contentFilter.js';
 import { createLogListener } from './logListener.js';
 import { TraceRecorder } from './recorder.js';
 
@@ -148,16 +149,21 @@ function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
   provider[GUARDED] = state;
   const foreignBatch = (processor: TracingProcessor): boolean =>
     !state.openai && processor.constructor?.name === 'BatchTraceProcessor';
+  // Every processor but the recorder sees content-free spans of traces whose content is off.
+  const filtered = (processor: TracingProcessor): TracingProcessor =>
+    processor === state.recorder
+      ? processor
+      : withoutContent(processor, (traceId) => state.recorder.keepsContent(traceId));
   const original = provider.setProcessors.bind(provider);
   provider.setProcessors = (list: TracingProcessor[]) => {
-    const kept = list.filter((processor) => !foreignBatch(processor));
+    const kept = list.filter((processor) => !foreignBatch(processor)).map(filtered);
     original(kept.includes(state.recorder) ? kept : [state.recorder, ...kept]);
   };
   // A second copy of the SDK (a module reloaded under its own loader namespace) registers its
   // console exporter with `addTraceProcessor` when it is imported: keep that out too.
   const register = provider.registerProcessor.bind(provider);
   provider.registerProcessor = (processor: TracingProcessor) => {
-    if (!foreignBatch(processor)) register(processor);
+    if (!foreignBatch(processor)) register(filtered(processor));
   };
 }
 

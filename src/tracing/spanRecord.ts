@@ -7,6 +7,7 @@
  */
 import type { Span as SdkSpan, SpanData } from '@openai/agents-core';
 import { redactSecrets, redactString } from '../redact.js';
+import { boundValue, cutText, TRACE_TEXT_LIMIT } from '../stores/traceBounds.js';
 import type { SpanKind } from '../stores/traceStore.js';
 
 /** What to do with an SDK span: keep it as a kind, fold it into its parent, or skip it. */
@@ -59,16 +60,15 @@ export interface SpanAttributeOptions {
   content?: boolean;
   /** Exact secret values to scrub. */
   secrets?: readonly string[];
-  /** Longest string kept, in characters (default 2000). */
+  /** Longest string kept, in characters (default 2000, `TRACE_TEXT_LIMIT`). */
   maxLength?: number;
 }
 
 function text(value: unknown, options: SpanAttributeOptions): string | undefined {
   if (value === undefined || value === null) return undefined;
   const raw = typeof value === 'string' ? value : JSON.stringify(value);
-  const max = options.maxLength ?? 2000;
-  const clipped = raw.length > max ? `${raw.slice(0, max)}…` : raw;
-  return redactString(clipped, { secrets: options.secrets });
+  const max = Math.min(options.maxLength ?? TRACE_TEXT_LIMIT, TRACE_TEXT_LIMIT);
+  return redactString(cutText(raw, max), { secrets: options.secrets });
 }
 
 function recipientOf(input: string | undefined): string | undefined {
@@ -129,7 +129,7 @@ export function spanAttributes(
       const fields = redactSecrets(data.data ?? {}, { secrets: options.secrets });
       for (const [key, value] of Object.entries(fields)) {
         if (!content && (key === 'input' || key === 'output' || key === 'message')) continue;
-        out[key] = typeof value === 'string' ? text(value, options) : value;
+        out[key] = typeof value === 'string' ? text(value, options) : boundValue(value);
       }
       break;
     }
@@ -139,13 +139,14 @@ export function spanAttributes(
   return out;
 }
 
-/** The error of an SDK span, scrubbed. */
+/** The error of an SDK span, scrubbed and cut like every other text (a 3 MB error keeps 2 KB). */
 export function spanError(
   span: SdkSpan<SpanData>,
   options: SpanAttributeOptions = {},
 ): { message: string } | undefined {
   if (!span.error) return undefined;
-  return { message: redactString(span.error.message, { secrets: options.secrets }) };
+  const message = String(span.error.message ?? '');
+  return { message: redactString(cutText(message), { secrets: options.secrets }) };
 }
 
 /** Milliseconds between two ISO times (undefined when either is missing). */

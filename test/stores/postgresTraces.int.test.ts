@@ -7,17 +7,36 @@ import { PostgresStore } from '../../src/stores/postgres.js';
 import type { TraceStore } from '../../src/stores/traceStore.js';
 import { traceStoreFor } from '../../src/stores/traceStores.js';
 import { runTraceStoreConformance, storedTrace } from '../../src/testing/traceStoreConformance.js';
-import { postgresUrl } from '../setup/serviceUrls.js';
+import { postgresUrl, uniqueName } from '../setup/serviceUrls.js';
 import { postgresBackend } from './isolatedStores.js';
 
-const backend = postgresBackend();
+const base = postgresBackend();
 const owners = new WeakMap<TraceStore, PostgresStore>();
+// The conformance fixtures start in January 2026: the default 30-day retention would drop them.
+const schemas = new WeakMap<PostgresStore, string>();
+const backend = {
+  skip: base.skip,
+  create: async () => {
+    const schema = uniqueName('test');
+    const store = new PostgresStore({
+      connectionString: postgresUrl()!,
+      schema,
+      traces: { maxAgeMs: 0 },
+    });
+    schemas.set(store, schema);
+    return store;
+  },
+  destroy: async (store: PostgresStore) => {
+    await store.close();
+    await base.drop(schemas.get(store)!);
+  },
+};
 
 runTraceStoreConformance({
   name: 'PostgresTraceStore',
   skip: backend.skip,
   create: async () => {
-    const threads = (await backend.create()) as PostgresStore;
+    const threads = await backend.create();
     owners.set(threads.traces, threads);
     return threads.traces;
   },
@@ -26,7 +45,7 @@ runTraceStoreConformance({
 
 describe.skipIf(Boolean(backend.skip))('PostgresTraceStore', () => {
   it('is the trace store of its PostgresStore, in the same schema', async () => {
-    const threads = (await backend.create()) as PostgresStore;
+    const threads = await backend.create();
     try {
       expect(await traceStoreFor(threads)).toBe(threads.traces);
       await threads.traces.saveTrace(storedTrace('t1', { chatId: 'c1', runId: 'r1' }));
@@ -49,7 +68,7 @@ describe.skipIf(Boolean(backend.skip))('PostgresTraceStore', () => {
   });
 
   it('fails a closed store with a StoreError, like the thread store', async () => {
-    const threads = (await backend.create()) as PostgresStore;
+    const threads = await backend.create();
     await backend.destroy(threads);
     await expect(threads.traces.listTraces()).rejects.toThrow(/after close\(\)/);
   });

@@ -12,8 +12,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-trace-conformance-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-runTraceStoreConformance({ name: 'MemoryTraceStore', create: async () => new MemoryTraceStore() });
+// The fixtures start in January 2026: the default 30-day retention would drop them.
+const retention = { maxAgeMs: 0 };
+runTraceStoreConformance({
+  name: 'MemoryTraceStore',
+  create: async () => new MemoryTraceStore({ retention }),
+});
 runTraceStoreConformance({
   name: 'SqliteTraceStore',
-  create: async () => new SqliteTraceStore({ path: path.join(dir, `traces-${n++}.db`) }),
+  create: async () => new SqliteTraceStore({ path: path.join(dir, `traces-${n++}.db`), retention }),
 });

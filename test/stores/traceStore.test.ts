@@ -41,7 +41,7 @@ describe('SqliteTraceStore', () => {
   it('keeps traces across reopen', async () => {
     const file = path.join(dir, 'reopen.db');
     const first = new SqliteTraceStore({ path: file });
-    await first.saveTrace(trace('r1', 'c', '2026-01-01T00:00:00.000Z'));
+    await first.saveTrace(trace('r1', 'c', new Date().toISOString()));
     await first.close();
     const again = new SqliteTraceStore({ path: file, mustExist: true });
     expect((await again.getTrace('r1'))!.trace.chatId).toBe('c');
