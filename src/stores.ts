@@ -26,6 +26,8 @@ export { defaultStorePath, openDefaultStore, openStore } from './stores/openStor
 export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
 export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
 export type { SqliteLeases } from './stores/sqliteLeases.js';
+export { activeFences, isLeaseLost, LeaseLostError, withFence } from './stores/fence.js';
+export type { Fence } from './stores/fence.js';
 export {
   archiveThreadId,
   checkFork,

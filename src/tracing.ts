@@ -29,6 +29,16 @@ export type {
   RecordedSpan,
 } from './models/tracing.js';
 export { MemoryTraceStore, TRACE_SCHEMA_VERSION } from './stores/traceStore.js';
+export type { MemoryTraceStoreOptions } from './stores/traceStore.js';
+export {
+  boundTrace,
+  cutText,
+  DEFAULT_TRACE_RETENTION,
+  TRACE_TEXT_LIMIT,
+} from './stores/traceBounds.js';
+export type { TraceRetention } from './stores/traceBounds.js';
+export { stripSpanData, withoutContent } from './tracing/contentFilter.js';
+export type { KeepsContent } from './tracing/contentFilter.js';
 export type {
   SpanKind,
   SpanRecord,
