@@ -6,6 +6,7 @@
 import { Runner } from '@openai/agents-core';
 import type { Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
+import { resolveMemory, type MemoryOptions, type ResolvedMemory } from '../memory/options.js';
 import type { ModelPrice } from '../models/pricing.js';
 import { openDefaultStore } from '../stores/openStore.js';
 import { ThreadManager } from '../threads/threadManager.js';
@@ -89,6 +90,12 @@ export interface AgencyOptions {
    * price of a profile model, else the built-in table of well-known models by model name.
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Memory beyond the chat (see `docs/memory.md`): semantic recall of the user's earlier chats,
+   * a working-memory document per user, and compaction of long threads. Recall and working memory
+   * need a `userId` per call; without one a call has chat-only memory.
+   */
+  memory?: MemoryOptions;
 }
 
 /** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
@@ -138,6 +145,8 @@ export interface ResolvedAgencyOptions {
   /** The shared instructions as text (a `.md` path read). */
   sharedInstructions: string;
   sendMessageTool: SendMessageToolFactory;
+  /** The memory options checked, or undefined without memory. */
+  memory: ResolvedMemory | undefined;
 }
 
 /**
@@ -181,11 +190,12 @@ export function resolveAgencyOptions(
       : resolveInstructions(options.sharedInstructions, `Agency "${name}" sharedInstructions`);
   // Tracing (colloquy/obs): on by default, one trace per call.
   const tracing = options.tracing ?? true;
+  const threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
   return {
     name,
     maxRecursionDepth,
     ownsStore: options.threads === undefined,
-    threads: options.threads ?? new ThreadManager({ store: openDefaultStore() }),
+    threads,
     historyView: options.historyView,
     autoCheckpoint: options.autoCheckpoint ?? false,
     router: options.router,
@@ -207,6 +217,9 @@ export function resolveAgencyOptions(
     validationAttempts,
     sharedInstructions,
     sendMessageTool: options.sendMessageTool ?? defaultSendMessageTool,
+    memory: options.memory
+      ? resolveMemory(options.memory, threads.store, new Set(agents.keys()))
+      : undefined,
   };
 }
 
