@@ -170,7 +170,11 @@ export class AgencyMemory {
     if (!this.#config.recall || !embedder || userId === undefined) return;
     const threadIds = this.#entryPoints.map((agent) => threadIdFor(chatId, agent, null));
     try {
-      await indexThreads(this.#store, this.backend, embedder, this.#owner(userId), threadIds);
+      await withTimeout(
+        indexThreads(this.#store, this.backend, embedder, this.#owner(userId), threadIds),
+        this.#config.recall.timeoutMs,
+        'memory indexing',
+      );
     } catch (error) {
       getDefaultLogger().warn(
         { err: error, agency: this.#agency, chatId, userId },
