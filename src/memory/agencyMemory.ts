@@ -13,6 +13,7 @@ import type { ConversationThread } from '../threads/conversationThread.js';
 import { budgetedView } from '../threads/view.js';
 import { threadIdFor } from '../threads/threadId.js';
 import { compactedView, type Summarize } from './compaction.js';
+import type { Embedder } from './embedder.js';
 import type { ResolvedMemory } from './options.js';
 import { indexThreads, recallBlock, recallFor, withTimeout, type MemoryOwner } from './recall.js';
 import type { MemoryBackend } from './types.js';
@@ -59,6 +60,11 @@ export class AgencyMemory {
     this.#runner = host.runner;
     this.#store = host.store;
     this.#entryPoints = host.entryPoints;
+  }
+
+  /** The embedder of recall, if configured. */
+  get embedder(): Embedder | undefined {
+    return this.#config.embedder;
   }
 
   #owner(userId: string): MemoryOwner {
