@@ -19,7 +19,6 @@ import { SqliteStore } from '../../src/stores/sqlite.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 import { runCli } from '../cli/runCli.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const json = async (response: Response): Promise<{ status: number; body: any }> => ({
   status: response.status,
   body: await response.json(),
