@@ -5,7 +5,8 @@
  * trace say so.
  * @module
  */
-import { Agent, withCustomSpan } from '@openai/agents-core';
+import { Agent, getCurrentTrace, withCustomSpan } from '@openai/agents-core';
+import type { CustomSpanData, Span } from '@openai/agents-core';
 import type { AgentInputItem, Runner, Agent as SdkAgent } from '@openai/agents-core';
 import { getDefaultLogger } from '../logger.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -118,36 +119,37 @@ export class AgencyMemory {
     if (!recall || !embedder || turn.userId === undefined || !turn.text.trim()) return undefined;
     if (!(recall.agents ?? this.#entryPoints).includes(turn.agent)) return undefined;
     const owner = this.#owner(turn.userId);
-    return withCustomSpan(
-      async (span) => {
-        try {
-          const hits = await withTimeout(
-            recallFor(this.#store, this.backend, embedder, {
-              owner,
-              chatId: turn.chatId,
-              text: turn.text,
-              exclude: new Set(turn.thread.items.slice(0, turn.length).map((item) => item.id)),
-              topK: recall.topK,
-              minSimilarity: recall.minSimilarity,
-              scope: recall.scope,
-            }),
-            recall.timeoutMs,
-            'memory recall',
-          );
-          span.spanData.data = { recalled: hits.length, scope: recall.scope };
-          return hits.length > 0 ? recallBlock(hits) : undefined;
-        } catch (error) {
-          const message = (error as Error).message;
-          span.setError({ message: `recall skipped: ${message}` });
-          getDefaultLogger().warn(
-            { err: error, agency: this.#agency, chatId: turn.chatId, userId: turn.userId },
-            `agency "${this.#agency}": memory recall failed (${message}); the turn runs without recall`,
-          );
-          return undefined;
-        }
-      },
-      { data: { name: 'memory recall', data: {} } },
-    );
+    const work = async (span: Span<CustomSpanData> | undefined) => {
+      try {
+        const hits = await withTimeout(
+          recallFor(this.#store, this.backend, embedder, {
+            owner,
+            chatId: turn.chatId,
+            text: turn.text,
+            exclude: new Set(turn.thread.items.slice(0, turn.length).map((item) => item.id)),
+            topK: recall.topK,
+            minSimilarity: recall.minSimilarity,
+            scope: recall.scope,
+          }),
+          recall.timeoutMs,
+          'memory recall',
+        );
+        if (span) span.spanData.data = { recalled: hits.length, scope: recall.scope };
+        return hits.length > 0 ? recallBlock(hits) : undefined;
+      } catch (error) {
+        const message = (error as Error).message;
+        span?.setError({ message: `recall skipped: ${message}` });
+        getDefaultLogger().warn(
+          { err: error, agency: this.#agency, chatId: turn.chatId, userId: turn.userId },
+          `agency "${this.#agency}": memory recall failed (${message}); the turn runs without recall`,
+        );
+        return undefined;
+      }
+    };
+    // In a traced call the recall is a span of its own (with its error, when it failed).
+    return getCurrentTrace()
+      ? withCustomSpan(work, { data: { name: 'memory recall', data: {} } })
+      : work(undefined);
   }
 
   /** The agent as it runs for `userId`: working memory in its instructions, and its tool. */

@@ -25,7 +25,12 @@ export function inScope(entry: MemoryRecord, scope: Partial<MemoryScope>): boole
 }
 
 /** A record without its vector. */
-export function recordOf({ vector: _vector, ...record }: MemoryEntry): MemoryRecord {
+export function recordOf(entry: MemoryEntry): MemoryRecord {
+  const {
+    vector: _vector,
+    floats: _floats,
+    ...record
+  } = entry as MemoryEntry & { floats?: unknown };
   return record;
 }
 
@@ -40,7 +45,8 @@ export function recordOf({ vector: _vector, ...record }: MemoryEntry): MemoryRec
  */
 export class InMemoryMemory implements MemoryBackend {
   readonly kind = 'memory';
-  readonly #entries = new Map<string, MemoryEntry>();
+  /** Entries with their vectors as 32-bit floats (half the memory of number arrays). */
+  readonly #entries = new Map<string, MemoryEntry & { floats: Float32Array }>();
   readonly #marks = new Map<string, number>();
   readonly #working = new Map<string, WorkingMemoryVersion[]>();
   readonly #summaries = new Map<string, SummaryRecord[]>();
@@ -51,7 +57,13 @@ export class InMemoryMemory implements MemoryBackend {
   }
 
   addEntries(entries: readonly MemoryEntry[], marks: Record<string, number>): Promise<void> {
-    for (const entry of entries) this.#entries.set(`${entry.threadId}\0${entry.itemId}`, entry);
+    for (const { vector, ...record } of entries) {
+      this.#entries.set(`${record.threadId}\0${record.itemId}`, {
+        ...record,
+        vector: [],
+        floats: Float32Array.from(vector),
+      });
+    }
     for (const [threadId, version] of Object.entries(marks)) this.#marks.set(threadId, version);
     return Promise.resolve();
   }
@@ -61,13 +73,20 @@ export class InMemoryMemory implements MemoryBackend {
   }
 
   search(query: readonly number[], scope: MemoryScope, k: number): Promise<MemoryHit[]> {
-    const hits: MemoryHit[] = [];
+    // An exact scan keeping the best k (no object per entry, no sort of the whole set).
+    const best: Array<{ entry: MemoryEntry; similarity: number }> = [];
     for (const entry of this.#entries.values()) {
       if (!inScope(entry, scope)) continue;
-      hits.push({ ...recordOf(entry), similarity: cosine(query, entry.vector) });
+      const similarity = cosine(query, entry.floats);
+      if (best.length === k && similarity <= best[k - 1]!.similarity) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.similarity < similarity) at--;
+      best.splice(at, 0, { entry, similarity });
+      if (best.length > k) best.pop();
     }
-    hits.sort((a, b) => b.similarity - a.similarity);
-    return Promise.resolve(hits.slice(0, k));
+    return Promise.resolve(
+      best.map(({ entry, similarity }) => ({ ...recordOf(entry), similarity })),
+    );
   }
 
   list(scope: MemoryScope): Promise<MemoryRecord[]> {
@@ -81,7 +100,9 @@ export class InMemoryMemory implements MemoryBackend {
 
   async *entries(scope: Partial<MemoryScope> = {}): AsyncIterable<MemoryEntry[]> {
     await Promise.resolve();
-    yield [...this.#entries.values()].filter((entry) => inScope(entry, scope));
+    yield [...this.#entries.values()]
+      .filter((entry) => inScope(entry, scope))
+      .map(({ floats, ...entry }) => ({ ...entry, vector: Array.from(floats) }));
   }
 
   replaceVectors(entries: readonly MemoryEntry[]): Promise<void> {

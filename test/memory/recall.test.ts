@@ -96,6 +96,22 @@ describe('recall respects rollbacks and forks', () => {
   });
 });
 
+describe('recall without tracing', () => {
+  it('recalls in a call that has no trace', async () => {
+    const model = new ScriptedModel(() => 'ok', { name: 'm', repeatLast: true });
+    const agency = new Agency({
+      name: 'untraced',
+      entryPoints: [new Agent({ name: 'A', instructions: 'Help.', model })],
+      threads: new ThreadManager({ store: new MemoryStore() }),
+      tracing: false,
+      memory: { embedder: new HashedEmbedder(), recall: {} },
+    });
+    await agency.getResponse('My favourite colour is teal', { userId: 'u1', chatId: 'a' });
+    await agency.getResponse('Which colour do I like?', { userId: 'u1', chatId: 'b' });
+    expect(lastRecall(model)).toContain('My favourite colour is teal');
+  });
+});
+
 describe('embedder faults', () => {
   it('a failing or hanging embedder leaves the call running without recall, and logs it', async () => {
     const lines: string[] = [];
