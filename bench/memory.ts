@@ -171,4 +171,4 @@ for (const size of SIZES) {
   await sqlite.close();
   await searchBench('memory (scan)', new InMemoryMemory(), size, vectors);
 }
-await callBench();
+if (CALLS > 0) await callBench();
