@@ -31,6 +31,7 @@ const RULES: LayerRules = {
     stores: 1,
     'config.ts': 2,
     threads: 2,
+    memory: 2.5, // recall, working memory, compaction: on stores and threads, used by agency
     tracing: 2, // spans and trace stores: used by agencies, ensembles and the CLI
     tools: 3, // tools from folders and OpenAPI documents, beside agency
     files: 3,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { RunState } from '@openai/agents-core';
 import type { Runner, Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
+import { AgencyMemory } from '../memory/agencyMemory.js';
 import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import type { Checkpoint } from '../stores/types.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
@@ -75,6 +76,8 @@ export class Agency implements AgencyRuntime {
   readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
   readonly #tracing: boolean;
   readonly #traceContent: boolean | undefined;
+  /** The agency's memory (`memory` option), or undefined without it. */
+  readonly memory: AgencyMemory | undefined;
 
   constructor(options: AgencyOptions) {
     this.#graph = buildGraph(options.entryPoints ?? [], options.communicationFlows ?? []);
@@ -110,6 +113,14 @@ export class Agency implements AgencyRuntime {
       context: this.context,
       maxAttachmentBytes: resolved.maxAttachmentBytes,
       autoCheckpoint: resolved.autoCheckpoint,
+      memory: (this.memory = resolved.memory
+        ? new AgencyMemory(resolved.memory, {
+            agency: this.name,
+            runner: this.runner,
+            store: this.threads.store,
+            entryPoints: this.#graph.entryPoints,
+          })
+        : undefined),
     };
   }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { JsonSchemaDefinition, RunContext } from '@openai/agents-core';
+import type { AgencyMemory } from '../memory/agencyMemory.js';
 import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
@@ -23,6 +24,10 @@ export class AgencyCall {
   readonly context: unknown;
   readonly signal: AbortSignal | undefined;
   readonly maxTurns: number | undefined;
+  /** The person the call is for (the scope of its memory), if named. */
+  readonly userId: string | undefined;
+  /** The agency's memory, when it has one. */
+  readonly memory: AgencyMemory | undefined;
   /** Decisions on pending tool calls, when this call resumes an interrupted one. */
   readonly decisions: ApprovalDecisions | undefined;
   readonly usage: UsageSummary = emptyUsage();
@@ -35,6 +40,8 @@ export class AgencyCall {
     context?: unknown;
     signal?: AbortSignal;
     maxTurns?: number;
+    userId?: string;
+    memory?: AgencyMemory;
     decisions?: ApprovalDecisions;
     emit?: (event: AgencyStreamEvent) => void;
   }) {
@@ -42,6 +49,8 @@ export class AgencyCall {
     this.context = options.context;
     this.signal = options.signal;
     this.maxTurns = options.maxTurns;
+    this.userId = options.userId;
+    this.memory = options.memory;
     this.decisions = options.decisions;
     this.#emit = options.emit;
   }

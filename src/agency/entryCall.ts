@@ -7,6 +7,7 @@
 import type { RunState } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
+import type { AgencyMemory } from '../memory/agencyMemory.js';
 import { checkpointChat } from '../threads/chatHistory.js';
 import { pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
@@ -30,6 +31,8 @@ export interface EntryCallHost {
   context: Record<string, unknown>;
   maxAttachmentBytes: number | undefined;
   autoCheckpoint: boolean;
+  /** The agency's memory (recall, working memory, compaction), if configured. */
+  memory?: AgencyMemory | undefined;
 }
 
 /** A stopped run to continue (from `Agency.resume`), or the new call's run id. */
@@ -53,6 +56,8 @@ export async function runEntryCall(
     context,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(options.userId !== undefined ? { userId: options.userId } : {}),
+    ...(host.memory ? { memory: host.memory } : {}),
     ...(resume
       ? {
           decisions: {
@@ -108,6 +113,8 @@ export async function runEntryCall(
   }
   // Every thread the call wrote, in one store transaction where the store allows.
   await runtime.threads.saveThreads(call.unsavedThreads());
+  // Saved items first, then their vectors (with the thread's indexed mark, in one transaction).
+  await host.memory?.afterCall(call.chatId, call.userId);
   const response: AgencyResponse = {
     finalOutput: outcome.finalOutput,
     chatId: call.chatId,

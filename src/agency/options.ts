@@ -4,13 +4,15 @@
  * @module
  */
 import { Runner } from '@openai/agents-core';
-import type { JsonSchemaDefinition, Agent as SdkAgent } from '@openai/agents-core';
+import type { Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
+import { resolveMemory, type MemoryOptions, type ResolvedMemory } from '../memory/options.js';
 import type { ModelPrice } from '../models/pricing.js';
 import { openDefaultStore } from '../stores/openStore.js';
 import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ApprovalDecisions } from './approvals.js';
+import type { CallOptions } from './callOptions.js';
 import type { CommunicationFlow } from './graph.js';
 import type { Attachment } from './input.js';
 import { resolveInstructions } from './instructions.js';
@@ -88,6 +90,12 @@ export interface AgencyOptions {
    * price of a profile model, else the built-in table of well-known models by model name.
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Memory beyond the chat (see `docs/memory.md`): semantic recall of the user's earlier chats,
+   * a working-memory document per user, and compaction of long threads. Recall and working memory
+   * need a `userId` per call; without one a call has chat-only memory.
+   */
+  memory?: MemoryOptions;
 }
 
 /** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
@@ -95,35 +103,23 @@ export const DEFAULT_MAX_TURNS = 50;
 /** The default wait for a busy chat: 5 minutes. */
 export const DEFAULT_CHAT_WAIT_MS = 5 * 60_000;
 
-/** Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}. */
-export interface GetResponseOptions {
-  /** The entry point to talk to (default: the first). */
-  recipient?: string;
-  /** The chat to continue (default: the agency's own chat, {@link Agency.chatId}). */
-  chatId?: string;
-  /**
-   * Your context object, passed to every tool, guardrail and nested run of this call (default: the
-   * agency's shared context, {@link Agency.context}).
-   */
-  context?: unknown;
+/**
+ * Options of {@link Agency.getResponse} and {@link Agency.getResponseStream}: the serialisable
+ * {@link CallOptions} (see `callOptions.ts`, the one schema HTTP bodies and queued jobs use), plus
+ * what only a process can pass: the abort signal and attachments as local paths or bytes.
+ */
+export interface GetResponseOptions extends Omit<CallOptions, 'attachments'> {
   /** Files to send with the message: local paths, uploaded file ids, or bytes. */
   attachments?: Attachment[];
-  /**
-   * A structured output for the entry point, for this call only (a JSON schema, as the SDK's
-   * `outputType` takes it); the final output is then the parsed object.
-   */
-  outputType?: JsonSchemaDefinition;
-  /** Extra instructions for the entry point, for this call only. */
-  additionalInstructions?: string;
-  /** The turn budget of every agent run of this call (default: the agency's). */
-  maxTurns?: number;
   /** Aborts the call, nested runs included. */
   signal?: AbortSignal;
 }
 
 /** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
 export interface ResumeOptions
-  extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
+  extends
+    Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal' | 'userId'>,
+    ApprovalDecisions {}
 
 /** Every option of an agency with its default applied and checked. */
 export interface ResolvedAgencyOptions {
@@ -149,6 +145,8 @@ export interface ResolvedAgencyOptions {
   /** The shared instructions as text (a `.md` path read). */
   sharedInstructions: string;
   sendMessageTool: SendMessageToolFactory;
+  /** The memory options checked, or undefined without memory. */
+  memory: ResolvedMemory | undefined;
 }
 
 /**
@@ -192,11 +190,12 @@ export function resolveAgencyOptions(
       : resolveInstructions(options.sharedInstructions, `Agency "${name}" sharedInstructions`);
   // Tracing (colloquy/obs): on by default, one trace per call.
   const tracing = options.tracing ?? true;
+  const threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
   return {
     name,
     maxRecursionDepth,
     ownsStore: options.threads === undefined,
-    threads: options.threads ?? new ThreadManager({ store: openDefaultStore() }),
+    threads,
     historyView: options.historyView,
     autoCheckpoint: options.autoCheckpoint ?? false,
     router: options.router,
@@ -218,6 +217,9 @@ export function resolveAgencyOptions(
     validationAttempts,
     sharedInstructions,
     sendMessageTool: options.sendMessageTool ?? defaultSendMessageTool,
+    memory: options.memory
+      ? resolveMemory(options.memory, threads.store, new Set(agents.keys()))
+      : undefined,
   };
 }
 

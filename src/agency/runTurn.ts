@@ -65,10 +65,25 @@ export async function runTurn(
     createdAt: new Date().toISOString(),
   };
   const history = resume ? [] : thread.historyForModel({ as: frame.agent });
+  const length = thread.items.length;
   // The incoming message is saved with what the run generates, in one append (or alone when the
   // run stops or fails). A resumed run's message was saved when it first started.
   if (!resume) thread.addItems(turn.stored.length > 0 ? turn.stored : turn.model, meta);
-  const { context, input } = await runInput(runtime, frame, [...history, ...turn.model], resume);
+  // With memory: a recall block before the message and a compacted history (model input only).
+  const items =
+    call.memory && !resume
+      ? await call.memory.modelInput({
+          chatId: call.chatId,
+          userId: call.userId,
+          agent: frame.agent,
+          thread,
+          length,
+          history,
+          message: turn.model,
+          text: turn.text,
+        })
+      : [...history, ...turn.model];
+  const { context, input } = await runInput(runtime, frame, items, resume);
   bindFrame(context, frame);
   const usageBefore: UsageSummary = { ...emptyUsage() };
   addUsage(usageBefore, context.usage);
@@ -205,7 +220,8 @@ async function runAgent(
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
-  const base = runtime.runtimeAgent(frame.agent);
+  const runtimeAgent = runtime.runtimeAgent(frame.agent);
+  const base = call.memory ? await call.memory.agentFor(runtimeAgent, call.userId) : runtimeAgent;
   const agent = frame.outputType ? base.clone({ outputType: frame.outputType }) : base;
   const options = {
     context,

@@ -45,6 +45,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/threads.js')).registerThreadsCommands,
   },
   {
+    usage: ['memory'],
+    description: 'List, search, forget and re-embed what agencies remember about users.',
+    load: async () => (await import('./commands/memory.js')).registerMemoryCommands,
+  },
+  {
     usage: ['traces'],
     description: 'List stored traces and print one as a span tree with timings and tokens.',
     load: async () => (await import('./commands/traces.js')).registerTracesCommands,

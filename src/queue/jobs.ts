@@ -3,8 +3,8 @@
  * publishes while it runs one. Everything is plain JSON.
  * @module
  */
-import type { JsonSchemaDefinition } from '@openai/agents-core';
-import type { AgencyInput, Attachment } from '../agency/input.js';
+import type { AgencyInput } from '../agency/input.js';
+import type { CallOptions } from '../agency/callOptions.js';
 import type { ApprovalDecisions } from '../agency/approvals.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { ErrorInfo } from '../errors.js';
@@ -19,17 +19,15 @@ export interface CallJobData {
   callId: string;
   /** The served name of the agency. */
   agency: string;
+  /** The chat (the job's routing key; `options.chatId` is the same when set). */
   chatId: string;
   /** Text or SDK input items (JSON as they are). */
   message: AgencyInput;
-  recipient?: string;
-  context?: unknown;
-  additionalInstructions?: string;
-  maxTurns?: number;
-  /** A structured output for this call (a JSON schema, e.g. from `/v1/responses`). */
-  outputType?: JsonSchemaDefinition;
-  /** Attachments as JSON (base64 bytes or uploaded file ids; not local paths of the server). */
-  attachments?: Attachment[];
+  /**
+   * The call's serialisable options as the caller gave them ({@link CallOptions}), carried
+   * untouched: a field added to `callOptionsSchema` reaches the worker with no edit here.
+   */
+  options?: CallOptions;
   /**
    * The channel to publish the call's messages on (its server's inbox; they carry `callId`).
    * Default: the call's own channel, `callEvents(callId)`.

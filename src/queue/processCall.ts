@@ -18,18 +18,7 @@ import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
 
 function callOptions(data: CallJobData, signal: AbortSignal): GetResponseOptions {
-  return {
-    chatId: data.chatId,
-    signal,
-    ...(data.recipient !== undefined ? { recipient: data.recipient } : {}),
-    ...(data.context !== undefined ? { context: data.context } : {}),
-    ...(data.additionalInstructions !== undefined
-      ? { additionalInstructions: data.additionalInstructions }
-      : {}),
-    ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
-    ...(data.outputType !== undefined ? { outputType: data.outputType } : {}),
-    ...(data.attachments !== undefined ? { attachments: data.attachments } : {}),
-  };
+  return { ...data.options, chatId: data.chatId, signal };
 }
 
 /** Runs the call and returns what the job stores as its result. */
@@ -163,10 +152,12 @@ async function run(
   try {
     if (data.resume) {
       const { state, approve, reject } = data.resume;
+      const { context, maxTurns, userId } = options;
       const result = await agency.resume(state, {
         signal,
-        ...(data.context !== undefined ? { context: data.context } : {}),
-        ...(data.maxTurns !== undefined ? { maxTurns: data.maxTurns } : {}),
+        ...(context !== undefined ? { context } : {}),
+        ...(maxTurns !== undefined ? { maxTurns } : {}),
+        ...(userId !== undefined ? { userId } : {}),
         ...(approve !== undefined ? { approve } : {}),
         ...(reject !== undefined ? { reject } : {}),
       });

@@ -6,6 +6,7 @@
 import type { AgencyInput } from '../agency/input.js';
 import type { GetResponseOptions, ResumeOptions } from '../agency/agency.js';
 import { parsePendingCall } from '../agency/approvals.js';
+import { serialisableCallOptions } from '../agency/callOptions.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyResponse } from '../agency/result.js';
 import { HttpError, notFound } from '../server/errors.js';
@@ -17,26 +18,20 @@ import { QueueUnavailableError } from './connection.js';
 import { remoteError, type CallJobData } from './jobs.js';
 import { QueuedRuns } from './queuedRuns.js';
 
-/** The job data of a call from its options (the context must be JSON). */
+/** The job data of a call from its options: the serialisable ones, as they are. */
 export function callData(
   agency: string,
   message: AgencyInput,
   options: GetResponseOptions,
   stream: boolean,
 ): Omit<CallJobData, 'callId'> {
+  const chatId = options.chatId ?? newChatId();
   return {
     agency,
-    chatId: options.chatId ?? newChatId(),
+    chatId,
     message,
     stream,
-    ...(options.recipient !== undefined ? { recipient: options.recipient } : {}),
-    ...(options.context !== undefined ? { context: options.context } : {}),
-    ...(options.additionalInstructions !== undefined
-      ? { additionalInstructions: options.additionalInstructions }
-      : {}),
-    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-    ...(options.outputType !== undefined ? { outputType: options.outputType } : {}),
-    ...(options.attachments !== undefined ? { attachments: options.attachments } : {}),
+    options: { ...serialisableCallOptions(options), chatId },
   };
 }
 
@@ -47,13 +42,13 @@ export function resumeData(
   options: Omit<ResumeOptions, 'signal'>,
 ): Omit<CallJobData, 'callId'> {
   const { chatId } = parsePendingCall(state);
+  const { approve, reject, ...rest } = options;
   return {
-    ...callData(agency, '', { chatId, context: options.context }, false),
-    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...callData(agency, '', { ...rest, chatId }, false),
     resume: {
       state,
-      ...(options.approve !== undefined ? { approve: options.approve } : {}),
-      ...(options.reject !== undefined ? { reject: options.reject } : {}),
+      ...(approve !== undefined ? { approve } : {}),
+      ...(reject !== undefined ? { reject } : {}),
     },
   };
 }

@@ -22,6 +22,7 @@ import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
+import { memoryRoutes } from './routes/memory.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { traceRoutes } from './routes/traces.js';
@@ -143,6 +144,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', threadRoutes(context));
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
+  app.route('/memory', memoryRoutes(context));
   app.route('/v1', openaiRoutes(context));
   return app;
 }

@@ -49,16 +49,20 @@ describe('job data', () => {
       chatId: 'c1',
       message: 'hi',
       stream: true,
-      recipient: 'Front',
-      context: { user: 'u1' },
-      additionalInstructions: 'be brief',
-      maxTurns: 3,
-      outputType: schema,
-      attachments: [{ data: 'aGk=', mediaType: 'text/plain' }],
+      options: {
+        chatId: 'c1',
+        recipient: 'Front',
+        context: { user: 'u1' },
+        additionalInstructions: 'be brief',
+        maxTurns: 3,
+        outputType: schema,
+        attachments: [{ data: 'aGk=', mediaType: 'text/plain' }],
+      },
     });
     const fresh = callData('echo', 'hi', {}, false);
     expect(fresh.chatId).toMatch(/^chat_/);
-    expect(Object.keys(fresh).sort()).toEqual(['agency', 'chatId', 'message', 'stream']);
+    expect(Object.keys(fresh).sort()).toEqual(['agency', 'chatId', 'message', 'options', 'stream']);
+    expect(fresh.options).toEqual({ chatId: fresh.chatId });
   });
 
   it('resumes in the pending call’s chat with the decisions given', () => {
@@ -67,6 +71,7 @@ describe('job data', () => {
       chatId: 'c7',
       message: '',
       stream: false,
+      options: { chatId: 'c7' },
       resume: { state: pending('c7'), approve: ['call_1'], reject: true },
     });
     expect(() => resumeData('office', 'not json', {})).toThrow(/not JSON/);

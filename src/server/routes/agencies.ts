@@ -5,6 +5,11 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import {
+  attachmentSchema,
+  callOptionsSchema,
+  serialisableCallOptions,
+} from '../../agency/callOptions.js';
 import type { Agency, GetResponseOptions } from '../../agency/agency.js';
 import { describeAgent } from '../../agency/agent.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
@@ -14,27 +19,16 @@ import { HttpError, readJson, validationError } from '../errors.js';
 import { streamEvents } from '../sse.js';
 import { setChatIdHeader } from '../chatIdHeader.js';
 
-/** An attachment in a JSON body: base64 bytes with their media type, or an uploaded file id. */
-export const attachmentSchema = z.union([
-  z
-    .object({
-      data: z.string().min(1, 'expected base64 bytes'),
-      mediaType: z.string().min(1),
-      filename: z.string().optional(),
-    })
-    .strict(),
-  z
-    .object({
-      fileId: z.string().min(1),
-      kind: z.enum(['image', 'file']).optional(),
-      filename: z.string().optional(),
-    })
-    .strict(),
-]);
+export { attachmentSchema };
 
-/** The body of `POST /agencies/:name/responses` and `/responses/stream`. */
-export const responseBodySchema = z
-  .object({
+/**
+ * The body of `POST /agencies/:name/responses` and `/responses/stream`: the message and the
+ * serialisable call options ({@link callOptionsSchema}, where new per-call options are added).
+ * `maxTurns` and `outputType` are not taken over HTTP.
+ */
+export const responseBodySchema = callOptionsSchema
+  .omit({ maxTurns: true, outputType: true })
+  .extend({
     message: z.union([
       z.string().min(1, 'expected a non-empty message'),
       z
@@ -46,11 +40,8 @@ export const responseBodySchema = z
         )
         .min(1, 'expected at least one user message item'),
     ]),
-    attachments: z.array(attachmentSchema).optional(),
     chatId: idSchema.optional(),
-    recipient: z.string().min(1).optional(),
     context: z.record(z.string(), z.unknown()).optional(),
-    additionalInstructions: z.string().optional(),
   })
   .strict();
 
@@ -85,16 +76,8 @@ function callOptions(
       'recipient',
     );
   }
-  return {
-    chatId,
-    signal,
-    ...(body.recipient !== undefined ? { recipient: body.recipient } : {}),
-    ...(body.context !== undefined ? { context: body.context } : {}),
-    ...(body.additionalInstructions !== undefined
-      ? { additionalInstructions: body.additionalInstructions }
-      : {}),
-    ...(body.attachments !== undefined ? { attachments: body.attachments } : {}),
-  };
+  const { message: _message, ...options } = body;
+  return { ...serialisableCallOptions(options), chatId, signal };
 }
 
 /** The message as agency input: text, or user items whose parts become SDK parts. */
