@@ -28,3 +28,7 @@ export type {
 } from './testing/traceStoreConformance.js';
 export { appendAll, expectCode, ids, item, items } from './testing/conformance/helpers.js';
 export type { StoreHandle } from './testing/conformance/helpers.js';
+export { HashedEmbedder } from './memory/hashedEmbedder.js';
+export type { HashedEmbedderOptions } from './memory/hashedEmbedder.js';
+export { evalMatchers, installEvalMatchers } from './testing/evalMatchers.js';
+export type { DelegationSubject, ScoreSubject } from './testing/evalMatchers.js';

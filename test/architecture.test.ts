@@ -56,6 +56,7 @@ const RULES: LayerRules = {
     'ensembles.ts': 7,
     'llmOrc.ts': 7,
     'evals.ts': 7,
+    'memory.ts': 7,
   },
   allowed: [
     'logger.ts -> redact.ts',

@@ -22,6 +22,7 @@ const SUBPATHS: Record<string, string> = {
   'colloquy/ensembles': 'src/ensembles.ts',
   'colloquy/llm-orc': 'src/llmOrc.ts',
   'colloquy/evals': 'src/evals.ts',
+  'colloquy/memory': 'src/memory.ts',
 };
 
 /** `{ names, from }` of every `import { … } from 'colloquy…'` in the README and docs. */

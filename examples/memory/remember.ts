@@ -14,7 +14,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { AgentInputItem, ModelRequest } from '@openai/agents-core';
-import { Agency, Agent, ScriptedModel, SqliteStore, ThreadManager } from '../../src/index.js';
+import { Agency, Agent, SqliteStore, ThreadManager } from '../../src/index.js';
+import { ScriptedModel } from '../../src/models.js';
 import { HashedEmbedder } from '../../src/memory/hashedEmbedder.js';
 
 /** The recall block in a model request, if any. */

@@ -23,6 +23,7 @@ export const ENTRY_POINTS = [
   'src/ensembles.ts',
   'src/llmOrc.ts',
   'src/evals.ts',
+  'src/memory.ts',
 ];
 
 /** What {@link readPublicApi} found. */
