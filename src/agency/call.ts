@@ -4,7 +4,7 @@
  * runs (parallel tool calls, concurrent chats) never share mutable state.
  * @module
  */
-import type { JsonSchemaDefinition, RunContext } from '@openai/agents-core';
+import type { FunctionTool, JsonSchemaDefinition, RunContext } from '@openai/agents-core';
 import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
@@ -25,6 +25,8 @@ export class AgencyCall {
   readonly maxTurns: number | undefined;
   /** Decisions on pending tool calls, when this call resumes an interrupted one. */
   readonly decisions: ApprovalDecisions | undefined;
+  /** Outputs of client tool calls (by call id), when this call resumes one that called them. */
+  readonly toolOutputs: Readonly<Record<string, string>> | undefined;
   readonly usage: UsageSummary = emptyUsage();
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
@@ -36,6 +38,7 @@ export class AgencyCall {
     signal?: AbortSignal;
     maxTurns?: number;
     decisions?: ApprovalDecisions;
+    toolOutputs?: Record<string, string>;
     emit?: (event: AgencyStreamEvent) => void;
   }) {
     this.chatId = options.chatId;
@@ -43,6 +46,7 @@ export class AgencyCall {
     this.signal = options.signal;
     this.maxTurns = options.maxTurns;
     this.decisions = options.decisions;
+    this.toolOutputs = options.toolOutputs;
     this.#emit = options.emit;
   }
 
@@ -94,6 +98,8 @@ export interface RunFrame extends RunTag {
   additionalInstructions: string | undefined;
   /** A structured output for this run only (the entry point's, from `getResponse`). */
   outputType?: JsonSchemaDefinition | undefined;
+  /** The caller's client tools, for this run only (the entry point's, from `getResponse`). */
+  clientTools?: FunctionTool<any, any, string>[] | undefined;
   /** `sender\0recipient` pairs this run is waiting on now (one message per pair at a time). */
   inFlight: Set<string>;
 }

@@ -10,6 +10,7 @@ import { getDefaultLogger } from '../logger.js';
 import { checkpointChat } from '../threads/chatHistory.js';
 import { pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
+import { clientTools } from './clientTools.js';
 import { surfacedError } from './errorCauses.js';
 import type { AgencyStreamEvent } from './events.js';
 import type { AgencyGraph } from './graph.js';
@@ -39,7 +40,8 @@ export type ResumeOrRunId = { runId: string; state: RunState<any, any> } | strin
 export async function runEntryCall(
   host: EntryCallHost,
   message: AgencyInput,
-  options: GetResponseOptions & ApprovalDecisions & { chatId: string },
+  options: GetResponseOptions &
+    ApprovalDecisions & { chatId: string; toolOutputs?: Record<string, string> },
   emit: ((event: AgencyStreamEvent) => void) | undefined,
   resumeOrRunId: ResumeOrRunId,
 ): Promise<AgencyResponse> {
@@ -53,14 +55,8 @@ export async function runEntryCall(
     context,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-    ...(resume
-      ? {
-          decisions: {
-            ...(options.approve ? { approve: options.approve } : {}),
-            ...(options.reject ? { reject: options.reject } : {}),
-          },
-        }
-      : {}),
+    ...(resume ? { decisions: decisionsOf(options) } : {}),
+    ...(resume && options.toolOutputs ? { toolOutputs: options.toolOutputs } : {}),
     ...(emit ? { emit } : {}),
   });
   const routed =
@@ -97,6 +93,7 @@ export async function runEntryCall(
     viaCallId: null,
     additionalInstructions: options.additionalInstructions,
     outputType: options.outputType,
+    clientTools: clientTools(options.clientTools),
     inFlight: new Set(),
   };
   let outcome;
@@ -133,6 +130,19 @@ export async function runEntryCall(
   }
   if (host.autoCheckpoint) await checkpointChat(runtime.threads.store, call.chatId, 'auto');
   return response;
+}
+
+/** The decisions of a resumed call: client tool calls with an output given are approved. */
+function decisionsOf(
+  options: ApprovalDecisions & { toolOutputs?: Record<string, string> },
+): ApprovalDecisions {
+  const answered = Object.keys(options.toolOutputs ?? {});
+  const approve =
+    options.approve === true ? true : [...(options.approve ?? []), ...answered];
+  return {
+    ...(approve === true || approve.length > 0 ? { approve } : {}),
+    ...(options.reject ? { reject: options.reject } : {}),
+  };
 }
 
 /**

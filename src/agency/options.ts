@@ -11,6 +11,7 @@ import { openDefaultStore } from '../stores/openStore.js';
 import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ApprovalDecisions } from './approvals.js';
+import type { ClientToolDefinition } from './clientTools.js';
 import type { CommunicationFlow } from './graph.js';
 import type { Attachment } from './input.js';
 import { resolveInstructions } from './instructions.js';
@@ -115,6 +116,11 @@ export interface GetResponseOptions {
   outputType?: JsonSchemaDefinition;
   /** Extra instructions for the entry point, for this call only. */
   additionalInstructions?: string;
+  /**
+   * Tools the caller runs itself, given to the entry point for this call: when the model calls
+   * one, the call stops with it in `interruptions`; resume with its output in `toolOutputs`.
+   */
+  clientTools?: ClientToolDefinition[];
   /** The turn budget of every agent run of this call (default: the agency's). */
   maxTurns?: number;
   /** Aborts the call, nested runs included. */
@@ -123,7 +129,12 @@ export interface GetResponseOptions {
 
 /** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
 export interface ResumeOptions
-  extends Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal'>, ApprovalDecisions {}
+  extends
+    Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal' | 'clientTools' | 'outputType'>,
+    ApprovalDecisions {
+  /** Outputs of the client tool calls the call stopped on, by call id (approves those calls). */
+  toolOutputs?: Record<string, string>;
+}
 
 /** Every option of an agency with its default applied and checked. */
 export interface ResolvedAgencyOptions {

@@ -16,6 +16,7 @@ import { InFlight } from './inflight.js';
 import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
+import { agUiRoutes } from './routes/agUi.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
@@ -136,6 +137,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/agencies', agencyRoutes(context));
   app.route('/agencies', agencyGraphRoutes(context)); // studio: graph, resume after approvals
   app.route('/agencies', approvalRoutes(context));
+  app.route('/agencies', agUiRoutes(context));
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
