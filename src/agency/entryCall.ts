@@ -137,8 +137,7 @@ function decisionsOf(
   options: ApprovalDecisions & { toolOutputs?: Record<string, string> },
 ): ApprovalDecisions {
   const answered = Object.keys(options.toolOutputs ?? {});
-  const approve =
-    options.approve === true ? true : [...(options.approve ?? []), ...answered];
+  const approve = options.approve === true ? true : [...(options.approve ?? []), ...answered];
   return {
     ...(approve === true || approve.length > 0 ? { approve } : {}),
     ...(options.reject ? { reject: options.reject } : {}),

@@ -23,6 +23,7 @@ import {
   toUserContent,
   type WirePart,
 } from '../openaiInput.js';
+import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { responsesRoute } from './openaiResponses.js';
 
@@ -70,7 +71,7 @@ const textOf = (content: ChatBody['messages'][number]['content']): string =>
 function toCall(
   body: ChatBody,
   headerChatId: string | undefined,
-): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
+): { message: AgencyInput; chatId: string; options: GetResponseOptions; format?: OutputFormat } {
   rejectUnsupported(body);
   const index = body.messages.length - 1;
   const last = body.messages[index]!;
@@ -112,16 +113,19 @@ function toCall(
   }
   const format = body.response_format;
   if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  const outputType =
+    format?.type === 'json_schema'
+      ? toOutputType(format.json_schema, 'response_format.json_schema')
+      : undefined;
   const options: GetResponseOptions = {
     ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
-    ...(format?.type === 'json_schema'
-      ? { outputType: toOutputType(format.json_schema, 'response_format.json_schema') }
-      : {}),
+    ...(outputType ? { outputType } : {}),
   };
   return {
     message: typeof content === 'string' ? content : [{ role: 'user', content }],
     chatId: given ?? newChatId(),
     options,
+    ...(outputType ? { format: outputType } : {}),
   };
 }
 
@@ -161,19 +165,24 @@ export function openaiRoutes(context: RouteContext): Hono {
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
     agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
-    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    const { message, chatId, options, format } = toCall(body, c.req.header(CHAT_ID_HEADER));
     context.registry.chats.remember(chatId, body.model);
     c.header(CHAT_ID_HEADER, chatId);
     const id = `chatcmpl-${randomUUID()}`;
     const now = Math.floor(Date.now() / 1000);
     if (!body.stream) {
-      const result = await context.inflight.track(
-        context.executor.calls.getResponse(body.model, message, {
-          ...options,
-          chatId,
-          signal: c.req.raw.signal,
-        }),
-      );
+      const result = await context.inflight
+        .track(
+          context.executor.calls.getResponse(body.model, message, {
+            ...options,
+            chatId,
+            signal: c.req.raw.signal,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw outputError(error, format);
+        });
+      if (format) checkOutput(result.finalOutput, format);
       return c.json({
         id,
         object: 'chat.completion',
@@ -221,6 +230,7 @@ export function openaiRoutes(context: RouteContext): Hono {
               streamed = true;
               await send(chunk({ content: event.data.delta }));
             } else if (event.type === 'run_completed') {
+              if (format) checkOutput(event.result.finalOutput, format);
               if (!streamed) await send(chunk({ content: outputText(event.result) }));
               await send(chunk({}, 'stop'));
               if (body.stream_options?.include_usage) {
@@ -237,7 +247,7 @@ export function openaiRoutes(context: RouteContext): Hono {
             }
           }
         } catch (error) {
-          if (!signal.aborted) await send(toErrorResponse(error).body);
+          if (!signal.aborted) await send(toErrorResponse(outputError(error, format)).body);
         }
       },
       { inflight: context.inflight },

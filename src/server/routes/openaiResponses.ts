@@ -26,6 +26,7 @@ import {
   toUserContent,
   type WirePart,
 } from '../openaiInput.js';
+import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 
 const partsSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
@@ -92,7 +93,7 @@ export function chatIdOfResponse(responseId: string): string {
 function toCall(
   body: ResponsesBody,
   headerChatId: string | undefined,
-): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
+): { message: AgencyInput; chatId: string; options: GetResponseOptions; format?: OutputFormat } {
   rejectUnsupported(body);
   if (headerChatId !== undefined) {
     const parsed = idSchema.safeParse(headerChatId);
@@ -137,15 +138,16 @@ function toCall(
   }
   const format = body.text?.format;
   if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  const outputType =
+    format?.type === 'json_schema' ? toOutputType(format, 'text.format') : undefined;
   return {
     message: typeof content === 'string' ? content : [{ role: 'user', content }],
     chatId: continued ?? newChatId(),
     options: {
       ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
-      ...(format?.type === 'json_schema'
-        ? { outputType: toOutputType(format, 'text.format') }
-        : {}),
+      ...(outputType ? { outputType } : {}),
     },
+    ...(outputType ? { format: outputType } : {}),
   };
 }
 
@@ -194,7 +196,7 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
     const body = await readJson(c, responsesBodySchema);
     agencyNamed(context, body.model);
     const { calls } = context.executor;
-    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    const { message, chatId, options, format } = toCall(body, c.req.header(CHAT_ID_HEADER));
     context.registry.chats.remember(chatId, body.model);
     c.header(CHAT_ID_HEADER, chatId);
     const ids = {
@@ -203,12 +205,17 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       created: Math.floor(Date.now() / 1000),
     };
     if (!body.stream) {
-      const result = await context.inflight.track(
-        calls.getResponse(body.model, message, { ...options, chatId, signal: c.req.raw.signal }),
-      );
+      const result = await context.inflight
+        .track(
+          calls.getResponse(body.model, message, { ...options, chatId, signal: c.req.raw.signal }),
+        )
+        .catch((error: unknown) => {
+          throw outputError(error, format);
+        });
+      if (format) checkOutput(result.finalOutput, format);
       return c.json(responseObject(body, ids, result));
     }
-    return streamResponse(c, context, body, ids, (signal) =>
+    return streamResponse(c, context, body, ids, format, (signal) =>
       calls.getResponseStream(body.model, message, { ...options, chatId, signal }),
     );
   });
@@ -219,6 +226,7 @@ function streamResponse(
   context: RouteContext,
   body: ResponsesBody,
   ids: { id: string; messageId: string; created: number },
+  format: OutputFormat | undefined,
   start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>,
 ): Response {
   return streamWithAbort(
@@ -257,6 +265,7 @@ function streamResponse(
               logprobs: [],
             });
           } else if (event.type === 'run_completed') {
+            if (format) checkOutput(event.result.finalOutput, format);
             const text = outputText(event.result);
             if (streamed === '' && text !== '') {
               await send('response.output_text.delta', { ...at, delta: text, logprobs: [] });
@@ -273,7 +282,7 @@ function streamResponse(
         }
       } catch (error) {
         if (signal.aborted) return;
-        const { body: errorBody } = toErrorResponse(error);
+        const { body: errorBody } = toErrorResponse(outputError(error, format));
         await send('error', {
           code: errorBody.error.code,
           message: errorBody.error.message,
