@@ -17,6 +17,7 @@ import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
 import { agUiRoutes } from './routes/agUi.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
@@ -144,5 +145,6 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/v1', openaiRoutes(context));
+  app.route('/', mcpRoutes(context));
   return app;
 }
