@@ -18,6 +18,7 @@ import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
 import { agUiRoutes } from './routes/agUi.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { uiMessageRoutes } from './routes/uiMessages.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
@@ -139,6 +140,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/agencies', agencyGraphRoutes(context)); // studio: graph, resume after approvals
   app.route('/agencies', approvalRoutes(context));
   app.route('/agencies', agUiRoutes(context));
+  app.route('/agencies', uiMessageRoutes(context));
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
