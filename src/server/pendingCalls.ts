@@ -45,6 +45,14 @@ export class PendingCalls {
     return this.#calls.get(chatId);
   }
 
+  /** The chat whose stopped call waits on client tool call `callId`, if any. */
+  chatOfCall(callId: string): string | undefined {
+    for (const [chatId, call] of this.#calls) {
+      if (call.clientCalls.some((pending) => pending.callId === callId)) return chatId;
+    }
+    return undefined;
+  }
+
   /** Forgets and returns the stopped call of `chatId`. */
   take(chatId: string): PendingChatCall | undefined {
     const call = this.#calls.get(chatId);
