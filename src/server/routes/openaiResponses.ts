@@ -30,6 +30,7 @@ import {
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { checkClientTools, resumedStream } from './clientCalls.js';
+import { saveResponse, storedResponseRoute } from './openaiStoredResponses.js';
 import {
   answeredCall,
   clientCallsOf,
@@ -204,8 +205,9 @@ function messageItem(id: string, text: string, status: 'in_progress' | 'complete
   };
 }
 
-/** Adds `POST /responses` to the `/v1` app. */
+/** Adds `POST /responses` and `GET /responses/:id` to the `/v1` app. */
 export function responsesRoute(app: Hono, context: RouteContext): void {
+  storedResponseRoute(app, context, chatIdOfResponse);
   app.post('/responses', async (c) => {
     const body = await readJson(c, responsesBodySchema);
     const agency = agencyNamed(context, body.model);
@@ -255,7 +257,9 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
         });
       const toolCalls = stopped(result);
       if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
-      return c.json(responseObject(body, ids, result, toolCalls));
+      const response = responseObject(body, ids, result, toolCalls);
+      await saveResponse(context, body.model, response);
+      return c.json(response);
     }
     return streamResponse(c, context, body, ids, { format, stopped }, (signal) =>
       answered && outputs
@@ -351,6 +355,7 @@ function streamResponse(
                 await send('response.output_item.done', { output_index: i + 1, item });
               }
               const done = responseObject(body, ids, event.result, toolCalls);
+              await saveResponse(context, body.model, done);
               await send('response.completed', { response: done });
               continue;
             }
@@ -366,7 +371,9 @@ function streamResponse(
               output_index: 0,
               item: messageItem(ids.messageId, text, 'completed'),
             });
-            await send('response.completed', { response: responseObject(body, ids, event.result) });
+            const done = responseObject(body, ids, event.result);
+            await saveResponse(context, body.model, done);
+            await send('response.completed', { response: done });
           }
         }
       } catch (error) {
