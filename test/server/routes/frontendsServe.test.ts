@@ -70,7 +70,7 @@ describe('examples/frontends behind colloquy serve', () => {
     const result = (await client.callTool({
       name: 'ask_frontdesk',
       arguments: { message: 'waves' },
-    })) as { structuredContent: { answer: string } };
+    })) as unknown as { structuredContent: { answer: string } };
     expect(result.structuredContent.answer).toBe('Desk: Writer wrote about waves.');
     await client.close();
     const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'unused', maxRetries: 0 });
