@@ -20,6 +20,10 @@ export { Agent } from './agency/agent.js';
 export type { AgentOptions } from './agency/agent.js';
 export { Agency } from './agency/agency.js';
 export type { AgencyOptions, GetResponseOptions, ResumeOptions } from './agency/agency.js';
+export type { ClientToolDefinition } from './agency/clientTools.js';
+export type { CallOptions } from './agency/callOptions.js';
+export type { Embedder } from './memory/embedder.js';
+export type { MemoryOptions } from './memory/options.js';
 export type { AgencyHooks } from './agency/runtime.js';
 export type { EntryRouter } from './agency/router.js';
 export type {

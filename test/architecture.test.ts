@@ -57,6 +57,7 @@ const RULES: LayerRules = {
     'llmOrc.ts': 7,
     'evals.ts': 7,
     'memory.ts': 7,
+    'client.ts': 7, // colloquy/client: fetch only, imports nothing else from src
   },
   allowed: [
     'logger.ts -> redact.ts',

@@ -23,6 +23,7 @@ const SUBPATHS: Record<string, string> = {
   'colloquy/llm-orc': 'src/llmOrc.ts',
   'colloquy/evals': 'src/evals.ts',
   'colloquy/memory': 'src/memory.ts',
+  'colloquy/client': 'src/client.ts',
 };
 
 /** `{ names, from }` of every `import { … } from 'colloquy…'` in the README and docs. */

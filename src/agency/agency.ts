@@ -8,6 +8,7 @@ import { RunState } from '@openai/agents-core';
 import type { Runner, Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { AgencyMemory } from '../memory/agencyMemory.js';
+import { clientTools } from './clientTools.js';
 import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import type { Checkpoint } from '../stores/types.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
@@ -209,17 +210,41 @@ export class Agency implements AgencyRuntime {
    * ```
    */
   async resume(state: string, options: ResumeOptions = {}): Promise<AgencyResponse> {
+    const { message, callOptions, resume } = await this.#resumed(state, options);
+    return this.#run(message, callOptions, undefined, resume);
+  }
+
+  /**
+   * {@link Agency.resume} as a stream: the events of the continued call, as
+   * {@link Agency.getResponseStream} yields them (ending with `run_completed` or `error`).
+   */
+  resumeStream(state: string, options: ResumeOptions = {}): AsyncIterable<AgencyStreamEvent> {
+    return streamCall(options.signal, async (signal, emit) => {
+      const { message, callOptions, resume } = await this.#resumed(state, {
+        ...options,
+        signal,
+      });
+      return this.#run(message, callOptions, emit, resume);
+    });
+  }
+
+  async #resumed(state: string, options: ResumeOptions) {
     const pending = parsePendingCall(state);
-    const runState = await RunState.fromString(this.runtimeAgent(pending.agent), pending.state);
-    return this.#run(
-      '',
-      { ...options, chatId: pending.chatId, recipient: pending.agent },
-      undefined,
-      {
-        runId: pending.runId,
-        state: runState,
-      },
-    );
+    const base = this.runtimeAgent(pending.agent);
+    const extra = clientTools(options.clientTools);
+    const agent =
+      extra.length > 0 || options.outputType
+        ? base.clone({
+            ...(extra.length > 0 ? { tools: [...base.tools, ...extra] } : {}),
+            ...(options.outputType ? { outputType: options.outputType } : {}),
+          })
+        : base;
+    const runState = await RunState.fromString(agent, pending.state);
+    return {
+      message: '',
+      callOptions: { ...options, chatId: pending.chatId, recipient: pending.agent },
+      resume: { runId: pending.runId, state: runState },
+    };
   }
 
   /**
@@ -312,7 +337,7 @@ export class Agency implements AgencyRuntime {
 
   #run(
     message: AgencyInput,
-    options: GetResponseOptions & ApprovalDecisions,
+    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
     emit?: (event: AgencyStreamEvent) => void,
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {

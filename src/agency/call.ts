@@ -4,7 +4,7 @@
  * runs (parallel tool calls, concurrent chats) never share mutable state.
  * @module
  */
-import type { JsonSchemaDefinition, RunContext } from '@openai/agents-core';
+import type { FunctionTool, JsonSchemaDefinition, RunContext } from '@openai/agents-core';
 import type { AgencyMemory } from '../memory/agencyMemory.js';
 import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
@@ -30,6 +30,8 @@ export class AgencyCall {
   readonly memory: AgencyMemory | undefined;
   /** Decisions on pending tool calls, when this call resumes an interrupted one. */
   readonly decisions: ApprovalDecisions | undefined;
+  /** Outputs of client tool calls (by call id), when this call resumes one that called them. */
+  readonly toolOutputs: Readonly<Record<string, string>> | undefined;
   readonly usage: UsageSummary = emptyUsage();
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
@@ -43,6 +45,7 @@ export class AgencyCall {
     userId?: string;
     memory?: AgencyMemory;
     decisions?: ApprovalDecisions;
+    toolOutputs?: Record<string, string>;
     emit?: (event: AgencyStreamEvent) => void;
   }) {
     this.chatId = options.chatId;
@@ -52,6 +55,7 @@ export class AgencyCall {
     this.userId = options.userId;
     this.memory = options.memory;
     this.decisions = options.decisions;
+    this.toolOutputs = options.toolOutputs;
     this.#emit = options.emit;
   }
 
@@ -103,6 +107,8 @@ export interface RunFrame extends RunTag {
   additionalInstructions: string | undefined;
   /** A structured output for this run only (the entry point's, from `getResponse`). */
   outputType?: JsonSchemaDefinition | undefined;
+  /** The caller's client tools, for this run only (the entry point's, from `getResponse`). */
+  clientTools?: FunctionTool<any, any, string>[] | undefined;
   /** `sender\0recipient` pairs this run is waiting on now (one message per pair at a time). */
   inFlight: Set<string>;
 }

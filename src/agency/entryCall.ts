@@ -11,6 +11,7 @@ import type { AgencyMemory } from '../memory/agencyMemory.js';
 import { checkpointChat } from '../threads/chatHistory.js';
 import { pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
+import { clientTools } from './clientTools.js';
 import { surfacedError } from './errorCauses.js';
 import type { AgencyStreamEvent } from './events.js';
 import type { AgencyGraph } from './graph.js';
@@ -42,7 +43,8 @@ export type ResumeOrRunId = { runId: string; state: RunState<any, any> } | strin
 export async function runEntryCall(
   host: EntryCallHost,
   message: AgencyInput,
-  options: GetResponseOptions & ApprovalDecisions & { chatId: string },
+  options: GetResponseOptions &
+    ApprovalDecisions & { chatId: string; toolOutputs?: Record<string, string> },
   emit: ((event: AgencyStreamEvent) => void) | undefined,
   resumeOrRunId: ResumeOrRunId,
 ): Promise<AgencyResponse> {
@@ -58,14 +60,8 @@ export async function runEntryCall(
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
     ...(options.userId !== undefined ? { userId: options.userId } : {}),
     ...(host.memory ? { memory: host.memory } : {}),
-    ...(resume
-      ? {
-          decisions: {
-            ...(options.approve ? { approve: options.approve } : {}),
-            ...(options.reject ? { reject: options.reject } : {}),
-          },
-        }
-      : {}),
+    ...(resume ? { decisions: decisionsOf(options) } : {}),
+    ...(resume && options.toolOutputs ? { toolOutputs: options.toolOutputs } : {}),
     ...(emit ? { emit } : {}),
   });
   const routed =
@@ -102,6 +98,7 @@ export async function runEntryCall(
     viaCallId: null,
     additionalInstructions: options.additionalInstructions,
     outputType: options.outputType,
+    clientTools: clientTools(options.clientTools),
     inFlight: new Set(),
   };
   let outcome;
@@ -140,6 +137,18 @@ export async function runEntryCall(
   }
   if (host.autoCheckpoint) await checkpointChat(runtime.threads.store, call.chatId, 'auto');
   return response;
+}
+
+/** The decisions of a resumed call: client tool calls with an output given are approved. */
+function decisionsOf(
+  options: ApprovalDecisions & { toolOutputs?: Record<string, string> },
+): ApprovalDecisions {
+  const answered = Object.keys(options.toolOutputs ?? {});
+  const approve = options.approve === true ? true : [...(options.approve ?? []), ...answered];
+  return {
+    ...(approve === true || approve.length > 0 ? { approve } : {}),
+    ...(options.reject ? { reject: options.reject } : {}),
+  };
 }
 
 /**

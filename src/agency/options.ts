@@ -13,6 +13,7 @@ import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ApprovalDecisions } from './approvals.js';
 import type { CallOptions } from './callOptions.js';
+import type { ClientToolDefinition } from './clientTools.js';
 import type { CommunicationFlow } from './graph.js';
 import type { Attachment } from './input.js';
 import { resolveInstructions } from './instructions.js';
@@ -111,6 +112,11 @@ export const DEFAULT_CHAT_WAIT_MS = 5 * 60_000;
 export interface GetResponseOptions extends Omit<CallOptions, 'attachments'> {
   /** Files to send with the message: local paths, uploaded file ids, or bytes. */
   attachments?: Attachment[];
+  /**
+   * Tools the caller runs itself, given to the entry point for this call: when the model calls
+   * one, the call stops with it in `interruptions`; resume with its output in `toolOutputs`.
+   */
+  clientTools?: ClientToolDefinition[];
   /** Aborts the call, nested runs included. */
   signal?: AbortSignal;
 }
@@ -118,8 +124,14 @@ export interface GetResponseOptions extends Omit<CallOptions, 'attachments'> {
 /** Options of {@link Agency.resume}: which pending tool calls to approve or reject (by callId, or all). */
 export interface ResumeOptions
   extends
-    Pick<GetResponseOptions, 'context' | 'maxTurns' | 'signal' | 'userId'>,
-    ApprovalDecisions {}
+    Pick<
+      GetResponseOptions,
+      'context' | 'maxTurns' | 'signal' | 'userId' | 'clientTools' | 'outputType'
+    >,
+    ApprovalDecisions {
+  /** Outputs of the client tool calls the call stopped on, by call id (approves those calls). */
+  toolOutputs?: Record<string, string>;
+}
 
 /** Every option of an agency with its default applied and checked. */
 export interface ResolvedAgencyOptions {

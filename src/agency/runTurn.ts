@@ -175,12 +175,23 @@ async function runInput(
     return { context: resume.state._context, input: resume.state };
   }
   const context = new RunContext(frame.call.context);
-  const agent = runtime.runtimeAgent(frame.agent);
+  const agent = agentOf(runtime, frame);
   const input = await RunState.fromStringWithContext(agent, resume.state, context, {
     contextStrategy: 'merge',
   });
   applyDecisions(input, frame.call.decisions);
   return { context, input };
+}
+
+/** The runtime agent of a frame, with the run's own output type and client tools. */
+function agentOf(runtime: AgencyRuntime, frame: RunFrame) {
+  const base = runtime.runtimeAgent(frame.agent);
+  const extra = frame.clientTools ?? [];
+  if (!frame.outputType && extra.length === 0) return base;
+  return base.clone({
+    ...(frame.outputType ? { outputType: frame.outputType } : {}),
+    ...(extra.length > 0 ? { tools: [...base.tools, ...extra] } : {}),
+  });
 }
 
 /** A run's failure as callers see it: running out of turns names the agent and the fix. */
@@ -220,9 +231,8 @@ async function runAgent(
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
-  const runtimeAgent = runtime.runtimeAgent(frame.agent);
-  const base = call.memory ? await call.memory.agentFor(runtimeAgent, call.userId) : runtimeAgent;
-  const agent = frame.outputType ? base.clone({ outputType: frame.outputType }) : base;
+  const runtimeAgent = agentOf(runtime, frame);
+  const agent = call.memory ? await call.memory.agentFor(runtimeAgent, call.userId) : runtimeAgent;
   const options = {
     context,
     ...(call.signal ? { signal: call.signal } : {}),

@@ -67,6 +67,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/serve.js')).registerServeCommand,
   },
   {
+    usage: ['mcp [module]'],
+    description:
+      'Serve agencies and ensembles as an MCP server over stdio (Claude Desktop, Cursor, …).',
+    load: async () => (await import('./commands/mcp.js')).registerMcpCommand,
+  },
+  {
     usage: ['dev [module]'],
     description:
       'Serve your agencies module with the API and the studio, reloading when the file changes.',

@@ -17,6 +17,9 @@ import { InFlight } from './inflight.js';
 import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
+import { agUiRoutes } from './routes/agUi.js';
+import { mcpRoutes } from './routes/mcp.js';
+import { uiMessageRoutes } from './routes/uiMessages.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
@@ -139,6 +142,8 @@ export function createApp(options: AppOptions): Hono {
   app.route('/agencies', agencyRoutes(context));
   app.route('/agencies', agencyGraphRoutes(context)); // studio: graph, resume after approvals
   app.route('/agencies', approvalRoutes(context));
+  app.route('/agencies', agUiRoutes(context));
+  app.route('/agencies', uiMessageRoutes(context));
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
@@ -146,5 +151,6 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', traceRoutes(context));
   app.route('/memory', memoryRoutes(context));
   app.route('/v1', openaiRoutes(context));
+  app.route('/', mcpRoutes(context));
   return app;
 }

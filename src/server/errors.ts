@@ -45,6 +45,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   CHAT_NOT_FOUND: 404,
   ENSEMBLE_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  RESPONSE_NOT_FOUND: 404,
   TRACE_NOT_FOUND: 404,
   // The request conflicts with the current state: re-read and retry.
   THREAD_CONFLICT: 409,
@@ -78,6 +79,9 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   CHAT_BUSY: 409,
   MAX_TURNS: 500,
   ATTACHMENT_INVALID: 400,
+  // The answer does not match the JSON schema the request asked for. 400, not 422: LangChain's
+  // ChatOpenAI retries a 422 (six times by default) and no client retries a 400.
+  OUTPUT_SCHEMA_MISMATCH: 400,
 };
 
 /** Options of {@link HttpError}. */

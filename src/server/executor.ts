@@ -31,6 +31,12 @@ export interface CallExecutor {
   ): AsyncIterable<AgencyStreamEvent>;
   /** Like `Agency.resume`: continues a call stopped for approvals (wherever it ran before). */
   resume(agency: string, state: string, options: ResumeOptions): Promise<AgencyResponse>;
+  /** Like `Agency.resumeStream` (optional: routes fall back to {@link CallExecutor.resume}). */
+  resumeStream?(
+    agency: string,
+    state: string,
+    options: ResumeOptions,
+  ): AsyncIterable<AgencyStreamEvent>;
   /**
    * Cancels every call of `chatId` running or waiting (on any worker, for a queued executor);
    * resolves with how many were cancelled.
@@ -101,6 +107,13 @@ export function inProcessExecutor(registry: ServerRegistry): Executor {
         const chatId = parsePendingCall(state).chatId;
         return running.track(agency, { ...options, chatId }, (signal) =>
           found.resume(state, { ...options, signal }),
+        );
+      },
+      resumeStream(agency, state, options) {
+        const found = agencyOf(registry, agency);
+        const chatId = parsePendingCall(state).chatId;
+        return running.trackStream(agency, { ...options, chatId }, (signal) =>
+          found.resumeStream(state, { ...options, signal }),
         );
       },
       async cancel(agency, chatId, reason) {

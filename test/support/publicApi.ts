@@ -24,6 +24,7 @@ export const ENTRY_POINTS = [
   'src/llmOrc.ts',
   'src/evals.ts',
   'src/memory.ts',
+  'src/client.ts',
 ];
 
 /** What {@link readPublicApi} found. */

@@ -11,7 +11,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
-import type { UsageSummary } from '../../agency/result.js';
+import type { PendingApproval } from '../../agency/approvals.js';
+import type { AgencyStreamEvent } from '../../agency/events.js';
+import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
 import {
@@ -23,6 +25,15 @@ import {
   toUserContent,
   type WirePart,
 } from '../openaiInput.js';
+import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
+import { checkClientTools, resumedStream } from './clientCalls.js';
+import {
+  answeredCall,
+  clientCallsOf,
+  clientToolsOf,
+  noCallWaiting,
+  resumeWithOutputs,
+} from './openaiClientTools.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
@@ -71,8 +82,8 @@ const textOf = (content: ChatBody['messages'][number]['content']): string =>
 function toCall(
   body: ChatBody,
   headerChatId: string | undefined,
-): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
-  rejectUnsupported(body);
+): { message: AgencyInput; chatId: string; options: GetResponseOptions; format?: OutputFormat } {
+  rejectUnsupported({ n: body.n }); // tools are client tools (see openaiClientTools.ts)
   const index = body.messages.length - 1;
   const last = body.messages[index]!;
   const hasParts = Array.isArray(last.content) && last.content.length > 0;
@@ -113,16 +124,42 @@ function toCall(
   }
   const format = body.response_format;
   if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  const outputType =
+    format?.type === 'json_schema'
+      ? toOutputType(format.json_schema, 'response_format.json_schema')
+      : undefined;
   const options: GetResponseOptions = {
     ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
-    ...(format?.type === 'json_schema'
-      ? { outputType: toOutputType(format.json_schema, 'response_format.json_schema') }
-      : {}),
+    ...(outputType ? { outputType } : {}),
   };
   return {
     message: typeof content === 'string' ? content : [{ role: 'user', content }],
     chatId: given ?? newChatId(),
     options,
+    ...(outputType ? { format: outputType } : {}),
+  };
+}
+
+/** The results of the client's tool calls: the `tool` messages after the last assistant one. */
+function toolResultsOf(body: ChatBody): Record<string, string> | null {
+  const outputs: Record<string, string> = {};
+  for (let i = body.messages.length - 1; i >= 0 && body.messages[i]!.role === 'tool'; i--) {
+    const message = body.messages[i]! as { tool_call_id?: unknown; content?: unknown };
+    if (typeof message.tool_call_id === 'string') {
+      outputs[message.tool_call_id] = textOf(
+        message.content as ChatBody['messages'][number]['content'],
+      );
+    }
+  }
+  return Object.keys(outputs).length > 0 ? outputs : null;
+}
+
+/** A stopped client tool call in the chat completion shape. */
+function wireToolCall(call: PendingApproval) {
+  return {
+    id: call.callId,
+    type: 'function' as const,
+    function: { name: call.toolName, arguments: call.arguments },
   };
 }
 
@@ -161,20 +198,49 @@ export function openaiRoutes(context: RouteContext): Hono {
 
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
-    agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
-    const { message, chatId, options } = toCall(body, readChatIdHeader(c));
+    const agency = agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
+    const outputs = toolResultsOf(body);
+    const answered = outputs ? answeredCall(context, body.model, outputs) : null;
+    if (outputs && !answered) throw noCallWaiting('messages');
+    const clientTools = answered ? answered.call.clientTools : clientToolsOf(body.tools);
+    checkClientTools(agency, clientTools, 'tools');
+    const call = answered
+      ? { message: '', chatId: answered.chatId, options: {}, format: answered.call.outputType }
+      : toCall(body, readChatIdHeader(c));
+    const { message, chatId, format } = call;
+    const options: GetResponseOptions = {
+      ...call.options,
+      ...(clientTools.length > 0 ? { clientTools } : {}),
+    };
     context.registry.chats.remember(chatId, body.model);
     setChatIdHeader(c, chatId);
     const id = `chatcmpl-${randomUUID()}`;
     const now = Math.floor(Date.now() / 1000);
-    if (!body.stream) {
-      const result = await context.inflight.track(
-        context.executor.calls.getResponse(body.model, message, {
-          ...options,
-          chatId,
-          signal: c.req.raw.signal,
-        }),
+    const stopped = (result: AgencyResponse) =>
+      clientCallsOf(
+        context,
+        body.model,
+        chatId,
+        result,
+        clientTools,
+        answered ? answered.call.outputType : options.outputType,
       );
+    if (!body.stream) {
+      const result = await context.inflight
+        .track(
+          answered && outputs
+            ? resumeWithOutputs(context, body.model, answered, outputs, c.req.raw.signal)
+            : context.executor.calls.getResponse(body.model, message, {
+                ...options,
+                chatId,
+                signal: c.req.raw.signal,
+              }),
+        )
+        .catch((error: unknown) => {
+          throw outputError(error, format);
+        });
+      const toolCalls = stopped(result);
+      if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
       return c.json({
         id,
         object: 'chat.completion',
@@ -183,14 +249,35 @@ export function openaiRoutes(context: RouteContext): Hono {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: outputText(result), refusal: null },
-            finish_reason: 'stop',
+            message:
+              toolCalls.length > 0
+                ? {
+                    role: 'assistant',
+                    content: null,
+                    refusal: null,
+                    tool_calls: toolCalls.map(wireToolCall),
+                  }
+                : { role: 'assistant', content: outputText(result), refusal: null },
+            finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
             logprobs: null,
           },
         ],
         usage: usageOf(result.usage),
       });
     }
+    const events = (signal: AbortSignal): AsyncIterable<AgencyStreamEvent> =>
+      answered && outputs
+        ? resumedStream(context, body.model, answered.call, {
+            toolOutputs: outputs,
+            reject: answered.call.approvals.map((a) => a.callId),
+            clientTools,
+            signal,
+          })
+        : context.executor.calls.getResponseStream(body.model, message, {
+            ...options,
+            chatId,
+            signal,
+          });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
       id,
       object: 'chat.completion.chunk',
@@ -205,14 +292,7 @@ export function openaiRoutes(context: RouteContext): Hono {
         await send(chunk({ role: 'assistant', content: '' }));
         let streamed = false;
         try {
-          for await (const event of untilAborted(
-            context.executor.calls.getResponseStream(body.model, message, {
-              ...options,
-              chatId,
-              signal,
-            }),
-            signal,
-          )) {
+          for await (const event of untilAborted(events(signal), signal)) {
             if (signal.aborted) return;
             if (
               event.type === 'raw_model_stream_event' &&
@@ -222,8 +302,15 @@ export function openaiRoutes(context: RouteContext): Hono {
               streamed = true;
               await send(chunk({ content: event.data.delta }));
             } else if (event.type === 'run_completed') {
-              if (!streamed) await send(chunk({ content: outputText(event.result) }));
-              await send(chunk({}, 'stop'));
+              const toolCalls = stopped(event.result);
+              if (toolCalls.length > 0) {
+                const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
+                await send(chunk({ tool_calls: deltas }));
+              } else {
+                if (format) checkOutput(event.result.finalOutput, format);
+                if (!streamed) await send(chunk({ content: outputText(event.result) }));
+              }
+              await send(chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'));
               if (body.stream_options?.include_usage) {
                 await send({
                   id,
@@ -238,7 +325,7 @@ export function openaiRoutes(context: RouteContext): Hono {
             }
           }
         } catch (error) {
-          if (!signal.aborted) await send(toErrorResponse(error).body);
+          if (!signal.aborted) await send(toErrorResponse(outputError(error, format)).body);
         }
       },
       { inflight: context.inflight },

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
+import type { PendingApproval } from '../../agency/approvals.js';
 import type { AgencyStreamEvent } from '../../agency/events.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { AgencyResponse } from '../../agency/result.js';
@@ -26,8 +27,18 @@ import {
   toUserContent,
   type WirePart,
 } from '../openaiInput.js';
+import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { chatIdOfBase64url, readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
+import { checkClientTools, resumedStream } from './clientCalls.js';
+import { saveResponse, storedResponseRoute } from './openaiStoredResponses.js';
+import {
+  answeredCall,
+  clientCallsOf,
+  clientToolsOf,
+  noCallWaiting,
+  resumeWithOutputs,
+} from './openaiClientTools.js';
 
 const partsSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
 
@@ -93,8 +104,8 @@ export function chatIdOfResponse(responseId: string): string {
 function toCall(
   body: ResponsesBody,
   headerChatId: string | undefined,
-): { message: AgencyInput; chatId: string; options: GetResponseOptions } {
-  rejectUnsupported(body);
+): { message: AgencyInput; chatId: string; options: GetResponseOptions; format?: OutputFormat } {
+  rejectUnsupported({ n: body.n }); // tools are client tools (see openaiClientTools.ts)
   if (headerChatId !== undefined) {
     const parsed = idSchema.safeParse(headerChatId);
     if (!parsed.success) throw validationError(parsed.error, `${CHAT_ID_HEADER} header`);
@@ -138,15 +149,16 @@ function toCall(
   }
   const format = body.text?.format;
   if (format?.type === 'json_object') instructions.push('Answer with one JSON object only.');
+  const outputType =
+    format?.type === 'json_schema' ? toOutputType(format, 'text.format') : undefined;
   return {
     message: typeof content === 'string' ? content : [{ role: 'user', content }],
     chatId: continued ?? newChatId(),
     options: {
       ...(instructions.length > 0 ? { additionalInstructions: instructions.join('\n\n') } : {}),
-      ...(format?.type === 'json_schema'
-        ? { outputType: toOutputType(format, 'text.format') }
-        : {}),
+      ...(outputType ? { outputType } : {}),
     },
+    ...(outputType ? { format: outputType } : {}),
   };
 }
 
@@ -155,6 +167,7 @@ function responseObject(
   body: ResponsesBody,
   ids: { id: string; messageId: string; created: number },
   result?: AgencyResponse,
+  toolCalls: PendingApproval[] = [],
 ) {
   return {
     id: ids.id,
@@ -162,7 +175,11 @@ function responseObject(
     created_at: ids.created,
     status: result ? 'completed' : 'in_progress',
     model: body.model,
-    output: result ? [messageItem(ids.messageId, outputText(result), 'completed')] : [],
+    output: !result
+      ? []
+      : toolCalls.length > 0
+        ? toolCalls.map(functionCallItem)
+        : [messageItem(ids.messageId, outputText(result), 'completed')],
     usage: result ? responsesUsage(result.usage) : null,
     error: null,
     incomplete_details: null,
@@ -189,13 +206,26 @@ function messageItem(id: string, text: string, status: 'in_progress' | 'complete
   };
 }
 
-/** Adds `POST /responses` to the `/v1` app. */
+/** Adds `POST /responses` and `GET /responses/:id` to the `/v1` app. */
 export function responsesRoute(app: Hono, context: RouteContext): void {
+  storedResponseRoute(app, context, chatIdOfResponse);
   app.post('/responses', async (c) => {
     const body = await readJson(c, responsesBodySchema);
-    agencyNamed(context, body.model);
+    const agency = agencyNamed(context, body.model);
     const { calls } = context.executor;
-    const { message, chatId, options } = toCall(body, readChatIdHeader(c));
+    const outputs = functionOutputsOf(body);
+    const answered = outputs ? answeredCall(context, body.model, outputs) : null;
+    if (outputs && !answered) throw noCallWaiting('input');
+    const clientTools = answered ? answered.call.clientTools : clientToolsOf(body.tools);
+    checkClientTools(agency, clientTools, 'tools');
+    const call = answered
+      ? { message: '', chatId: answered.chatId, options: {}, format: answered.call.outputType }
+      : toCall(body, readChatIdHeader(c));
+    const { message, chatId, format } = call;
+    const options: GetResponseOptions = {
+      ...call.options,
+      ...(clientTools.length > 0 ? { clientTools } : {}),
+    };
     context.registry.chats.remember(chatId, body.model);
     setChatIdHeader(c, chatId);
     const ids = {
@@ -203,16 +233,71 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       messageId: `msg_${randomUUID().replaceAll('-', '')}`,
       created: Math.floor(Date.now() / 1000),
     };
-    if (!body.stream) {
-      const result = await context.inflight.track(
-        calls.getResponse(body.model, message, { ...options, chatId, signal: c.req.raw.signal }),
+    const stopped = (result: AgencyResponse) =>
+      clientCallsOf(
+        context,
+        body.model,
+        chatId,
+        result,
+        clientTools,
+        answered ? answered.call.outputType : options.outputType,
       );
-      return c.json(responseObject(body, ids, result));
+    if (!body.stream) {
+      const result = await context.inflight
+        .track(
+          answered && outputs
+            ? resumeWithOutputs(context, body.model, answered, outputs, c.req.raw.signal)
+            : calls.getResponse(body.model, message, {
+                ...options,
+                chatId,
+                signal: c.req.raw.signal,
+              }),
+        )
+        .catch((error: unknown) => {
+          throw outputError(error, format);
+        });
+      const toolCalls = stopped(result);
+      if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
+      const response = responseObject(body, ids, result, toolCalls);
+      await saveResponse(context, body.model, response);
+      return c.json(response);
     }
-    return streamResponse(c, context, body, ids, (signal) =>
-      calls.getResponseStream(body.model, message, { ...options, chatId, signal }),
+    return streamResponse(c, context, body, ids, { format, stopped }, (signal) =>
+      answered && outputs
+        ? resumedStream(context, body.model, answered.call, {
+            toolOutputs: outputs,
+            reject: answered.call.approvals.map((a) => a.callId),
+            clientTools,
+            signal,
+          })
+        : calls.getResponseStream(body.model, message, { ...options, chatId, signal }),
     );
   });
+}
+
+/** The outputs of client tool calls in the input (`function_call_output` items), by call id. */
+function functionOutputsOf(body: ResponsesBody): Record<string, string> | null {
+  if (typeof body.input === 'string') return null;
+  const outputs: Record<string, string> = {};
+  for (const item of body.input as Array<Record<string, unknown>>) {
+    if (item.type === 'function_call_output' && typeof item.call_id === 'string') {
+      outputs[item.call_id] =
+        typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? null);
+    }
+  }
+  return Object.keys(outputs).length > 0 ? outputs : null;
+}
+
+/** A stopped client tool call as a Responses `function_call` item. */
+function functionCallItem(call: PendingApproval) {
+  return {
+    type: 'function_call',
+    id: `fc_${call.callId}`,
+    call_id: call.callId,
+    name: call.toolName,
+    arguments: call.arguments,
+    status: 'completed',
+  };
 }
 
 function streamResponse(
@@ -220,8 +305,13 @@ function streamResponse(
   context: RouteContext,
   body: ResponsesBody,
   ids: { id: string; messageId: string; created: number },
+  finish: {
+    format: OutputFormat | undefined;
+    stopped: (result: AgencyResponse) => PendingApproval[];
+  },
   start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>,
 ): Response {
+  const { format } = finish;
   return streamWithAbort(
     c,
     async (stream, signal) => {
@@ -258,6 +348,19 @@ function streamResponse(
               logprobs: [],
             });
           } else if (event.type === 'run_completed') {
+            const toolCalls = finish.stopped(event.result);
+            if (toolCalls.length > 0) {
+              for (const [i, tc] of toolCalls.entries()) {
+                const item = functionCallItem(tc);
+                await send('response.output_item.added', { output_index: i + 1, item });
+                await send('response.output_item.done', { output_index: i + 1, item });
+              }
+              const done = responseObject(body, ids, event.result, toolCalls);
+              await saveResponse(context, body.model, done);
+              await send('response.completed', { response: done });
+              continue;
+            }
+            if (format) checkOutput(event.result.finalOutput, format);
             const text = outputText(event.result);
             if (streamed === '' && text !== '') {
               await send('response.output_text.delta', { ...at, delta: text, logprobs: [] });
@@ -269,12 +372,14 @@ function streamResponse(
               output_index: 0,
               item: messageItem(ids.messageId, text, 'completed'),
             });
-            await send('response.completed', { response: responseObject(body, ids, event.result) });
+            const done = responseObject(body, ids, event.result);
+            await saveResponse(context, body.model, done);
+            await send('response.completed', { response: done });
           }
         }
       } catch (error) {
         if (signal.aborted) return;
-        const { body: errorBody } = toErrorResponse(error);
+        const { body: errorBody } = toErrorResponse(outputError(error, format));
         await send('error', {
           code: errorBody.error.code,
           message: errorBody.error.message,

@@ -82,17 +82,13 @@ describe('openai client: Responses API', () => {
     expect(requests.at(-1)!.outputType).toMatchObject({ type: 'json_schema', name: 'topic' });
   });
 
-  it('rejects client tools with a 400 naming the field', async () => {
+  it('refuses hosted tools with a 400 naming the field', async () => {
     const { client } = await serve();
     const error = await client.responses
-      .create({
-        model: 'counter',
-        input: 'hi',
-        tools: [{ type: 'function', name: 'f', parameters: {}, strict: false }],
-      })
+      .create({ model: 'counter', input: 'hi', tools: [{ type: 'web_search' }] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as Error).message).toMatch(/"tools" is not supported/);
+    expect((error as Error).message).toMatch(/tools\.0 must be a function tool/);
   });
 });
 
@@ -106,7 +102,7 @@ describe('openai client: Chat Completions and models', () => {
     await expect(client.models.retrieve('nope')).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it('rejects n > 1 and tools with 400s naming the field', async () => {
+  it('rejects n > 1 and tools that are not functions with 400s naming the field', async () => {
     const { client } = await serve();
     const n = await client.chat.completions
       .create({ model: 'counter', messages: [{ role: 'user', content: 'hi' }], n: 2 })
@@ -117,10 +113,10 @@ describe('openai client: Chat Completions and models', () => {
       .create({
         model: 'counter',
         messages: [{ role: 'user', content: 'hi' }],
-        tools: [{ type: 'function', function: { name: 'f', parameters: {} } }],
+        tools: [{ type: 'function', function: { name: 'not a name', parameters: {} } }],
       })
       .catch((e: unknown) => e);
-    expect((tools as Error).message).toMatch(/"tools" is not supported/);
+    expect((tools as Error).message).toMatch(/tools\.0 must be a function tool/);
   });
 
   it('honours response_format json_schema', async () => {

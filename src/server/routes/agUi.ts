@@ -1,0 +1,162 @@
+/**
+ * `POST /agencies/:name/ag-ui`: the agency as an AG-UI agent. The body is AG-UI's
+ * `RunAgentInput` (its `threadId` is the chat id); the answer is an SSE stream of AG-UI events
+ * (`RUN_STARTED` … `RUN_FINISHED` or `RUN_ERROR`) written with `@ag-ui/encoder`. Only the new user
+ * message is added to the chat; frontend `tools` are given to the entry point and run by the
+ * client; tool approvals end the run with an interrupt outcome that the next run's `resume`
+ * entries answer.
+ * @module
+ */
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { EventEncoder } from '@ag-ui/encoder';
+import { Hono } from 'hono';
+import type { AgencyStreamEvent } from '../../agency/events.js';
+import type { AgencyResponse } from '../../agency/result.js';
+import { errorInfo } from '../../errors.js';
+import { agencyNamed, type RouteContext } from '../context.js';
+import { HttpError, readJson } from '../errors.js';
+import { outputText } from '../openaiInput.js';
+import { pendingCallsOf, splitPending, type PendingChatCall } from '../pendingCalls.js';
+import { publicError, publicErrorInfo } from '../publicError.js';
+import { streamWithAbort, untilAborted } from '../sse.js';
+import { AgUiTranslator } from './agUiEvents.js';
+import {
+  answersOf,
+  clientToolsOf,
+  contextInstructions,
+  newUserMessage,
+  runAgentInputSchema,
+  type RunAgentBody,
+} from './agUiInput.js';
+import { checkClientTools, resumedStream } from './clientCalls.js';
+
+/** The interrupt reason of a tool approval. */
+export const APPROVAL_REASON = 'tool_approval';
+
+/** `/agencies/:name/ag-ui`. */
+export function agUiRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  app.post('/:name/ag-ui', async (c) => {
+    const name = c.req.param('name');
+    const agency = agencyNamed(context, name);
+    const body = await readJson(c, runAgentInputSchema);
+    const chatId = body.threadId;
+    const pendingCalls = pendingCallsOf(context.registry);
+    const waiting = pendingCalls.get(chatId);
+    const pending = waiting?.agency === name ? waiting : undefined;
+    const answers = pending ? answersOf(body, pending) : null;
+    const clientTools = answers && pending ? pending.clientTools : clientToolsOf(body);
+    checkClientTools(agency, clientTools, 'tools');
+    let start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>;
+    if (answers && pending) {
+      pendingCalls.take(chatId);
+      start = (signal) =>
+        resumedStream(context, name, pending, { ...answers, clientTools, signal });
+    } else {
+      if (body.resume && body.resume.length > 0) {
+        throw new HttpError(
+          400,
+          'INVALID_BODY',
+          `No interrupt is waiting on thread "${chatId}" (it was answered, or the server restarted). Send the user's message without "resume".`,
+          'resume',
+        );
+      }
+      const known = (await agency.threads.store.listThreads({ chatId })).length > 0;
+      const message = newUserMessage(body.messages, known);
+      const instructions = contextInstructions(body);
+      pendingCalls.take(chatId); // a new message abandons a stopped call
+      start = (signal) =>
+        context.executor.calls.getResponseStream(name, message, {
+          chatId,
+          signal,
+          ...(clientTools.length > 0 ? { clientTools } : {}),
+          ...(instructions ? { additionalInstructions: instructions } : {}),
+        });
+    }
+    context.registry.chats.remember(chatId, name);
+    const encoder = new EventEncoder();
+    c.header('content-type', 'text/event-stream');
+    return streamWithAbort(
+      c,
+      async (stream, signal) => {
+        const send = (events: BaseEvent[]) =>
+          Promise.all(events.map((event) => stream.write(encoder.encodeSSE(event))));
+        await send([
+          { type: EventType.RUN_STARTED, threadId: chatId, runId: body.runId } as BaseEvent,
+        ]);
+        const translator = new AgUiTranslator();
+        try {
+          for await (const event of untilAborted(start(signal), signal)) {
+            if (signal.aborted) return;
+            if (event.type === 'run_completed') {
+              const stopped = { agency: name, clientTools };
+              await send(
+                finish(translator, body, event.result, stopped, (call) =>
+                  pendingCalls.set(chatId, call),
+                ),
+              );
+            } else if (event.type === 'error') {
+              await send([runError(publicErrorInfo(event.error))]);
+              return;
+            } else {
+              await send(translator.translate(event));
+            }
+          }
+        } catch (error) {
+          if (!signal.aborted) await send([runError(errorInfo(publicError(error)))]);
+        }
+      },
+      { inflight: context.inflight },
+    );
+  });
+  return app;
+}
+
+function runError(info: { message: string; code?: string }): BaseEvent {
+  return {
+    type: EventType.RUN_ERROR,
+    message: info.message,
+    ...(info.code ? { code: info.code } : {}),
+  } as BaseEvent;
+}
+
+/** The closing events of a run: its answer, or what it stopped for. */
+function finish(
+  translator: AgUiTranslator,
+  body: RunAgentBody,
+  result: AgencyResponse,
+  { agency, clientTools }: Pick<PendingChatCall, 'agency' | 'clientTools'>,
+  remember: (call: PendingChatCall) => void,
+): BaseEvent[] {
+  const end = { type: EventType.RUN_FINISHED, threadId: body.threadId, runId: body.runId };
+  if (!result.interruptions || !result.state) {
+    return [
+      ...translator.finalText(outputText(result)),
+      ...translator.closeSteps(),
+      { ...end, result: result.finalOutput } as BaseEvent,
+    ];
+  }
+  const { approvals, clientCalls } = splitPending(result.interruptions, clientTools);
+  remember({ agency, state: result.state, approvals, clientCalls, clientTools });
+  const calls = clientCalls.flatMap((call) =>
+    translator.toolCall(call.callId, call.toolName, call.arguments),
+  );
+  const closing = [...translator.closeText(), ...calls, ...translator.closeSteps()];
+  if (approvals.length === 0) {
+    const pendingToolCallIds = clientCalls.map((call) => call.callId);
+    return [...closing, { ...end, outcome: { type: 'success', pendingToolCallIds } } as BaseEvent];
+  }
+  const interrupts = approvals.map((call) => ({
+    id: call.callId,
+    reason: APPROVAL_REASON,
+    message: `${call.agent} wants to run ${call.toolName}(${call.arguments}). Approve?`,
+    toolCallId: call.callId,
+    responseSchema: {
+      type: 'object',
+      properties: { approved: { type: 'boolean' } },
+      required: ['approved'],
+    },
+    metadata: { agent: call.agent, toolName: call.toolName, arguments: call.arguments },
+  }));
+  return [...closing, { ...end, outcome: { type: 'interrupt', interrupts } } as BaseEvent];
+}
