@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Approvals } from '../components/Approvals';
+import { Markdown } from '../components/Markdown';
 import { RunTree } from '../components/RunTree';
 import { Empty, Failure } from '../components/States';
 import { api, describeError, streamEvents } from '../lib/api';
@@ -76,6 +77,13 @@ export function ChatView({
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const ownChat = useRef<string | undefined>(undefined);
+  const end = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  // A streaming answer stays in view unless the user scrolled up to read.
+  useEffect(() => {
+    if (pinned.current) end.current?.scrollIntoView({ block: 'end' });
+  }, [turns, history]);
 
   useEffect(() => {
     if (chatId !== undefined && chatId === ownChat.current) return;
@@ -163,20 +171,28 @@ export function ChatView({
           New chat
         </button>
       </div>
-      <div className="transcript" aria-live="polite" data-testid="transcript">
+      <div
+        className="transcript"
+        aria-live="polite"
+        data-testid="transcript"
+        onScroll={(event) => {
+          const box = event.currentTarget;
+          pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        }}
+      >
         {historyError ? <Failure error={historyError} /> : null}
         {history.map((line, i) => (
           <div key={`h${i}`} className={`bubble bubble-${line.role}`} data-testid="history-message">
             <span className="who">
               {line.role === 'user' ? 'You' : (line.agent ?? 'assistant')}
             </span>
-            <div>{line.text}</div>
+            <Markdown text={line.text} />
           </div>
         ))}
         {turns.length === 0 && history.length === 0 ? (
           <Empty title="No messages yet.">
-            Type a message below and press Send (or Ctrl+Enter). You will see each agent's run,
-            nested under the send_message that started it, as it streams.
+            Type a message below and press Enter to send (Shift+Enter adds a line). You will see
+            each agent's run, nested under the send_message that started it, as it streams.
           </Empty>
         ) : null}
         {turns.map((turn, i) => {
@@ -210,7 +226,7 @@ export function ChatView({
               ) : last ? (
                 <div className="bubble bubble-assistant final" data-testid="final-answer">
                   <span className="who">{last.lastAgent}</span>
-                  <div>{finalText(last)}</div>
+                  <Markdown text={finalText(last)} />
                   <span className="muted small">
                     {last.usage.totalTokens} tokens · {last.usage.requests} model calls
                   </span>
@@ -219,6 +235,7 @@ export function ChatView({
             </div>
           );
         })}
+        <div ref={end} />
       </div>
       <form
         className="composer"
@@ -246,7 +263,8 @@ export function ChatView({
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              // Enter sends; Shift+Enter adds a line (and Enter while composing text in an IME does neither).
+              if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
                 event.preventDefault();
                 void send();
               }
