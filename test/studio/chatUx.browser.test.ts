@@ -168,6 +168,20 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
     expect(await user.getByTestId('item-label').first().textContent()).toBe('user');
   });
 
+  it('shows the whole Ensembles view and every tab at phone width', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open('#/ensembles?agency=demo&ensemble=parallel-dag');
+    await page.getByRole('button', { name: 'Run' }).waitFor();
+    const widest = (await page.evaluate(
+      "Math.max(...[...document.querySelectorAll('body *')].map((el) => el.getBoundingClientRect().right))",
+    )) as number;
+    expect(widest).toBeLessThanOrEqual(390);
+    const tab = await page.getByRole('link', { name: 'Ensembles' }).boundingBox();
+    expect(tab!.x + tab!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-ensembles');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('starts each view at its top', async () => {
     await open('#/agencies?agency=demo');
     await page.setViewportSize({ width: 1280, height: 400 });
