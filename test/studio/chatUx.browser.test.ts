@@ -212,6 +212,19 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
       return box.top >= 0 && box.top < el.ownerDocument.documentElement.clientHeight;
     })) as boolean;
     expect(inView).toBe(true);
+    // After a reload, the past turn still shows its delegation tree, read from the stored threads.
+    await page.waitForFunction("location.hash.includes('chat=chat_')");
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    const past = page.getByTestId('past-tree');
+    await past.first().waitFor();
+    const researcher = past.locator(
+      '[data-testid="tool-call"][data-tool="send_message"] [data-testid="run"][data-agent="Researcher"]',
+    );
+    expect(await researcher.count()).toBe(1);
+    const editor = past.locator('[data-testid="run"][data-agent="Editor"]');
+    expect(await editor.getAttribute('data-depth')).toBe('2');
+    await past.first().screenshot({ path: '/work/wt/screens/past-turn-tree-after-reload.png' });
     expect(errors).toEqual([]);
   });
 });
