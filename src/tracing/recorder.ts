@@ -14,6 +14,7 @@ import {
   type TraceSummary,
 } from '../stores/traceStore.js';
 import { dispositionOf, durationBetween, spanAttributes, spanError } from './spanRecord.js';
+import { spanContent } from './spanContent.js';
 
 /** How one trace is kept: where it is saved, whether content and export are allowed. */
 export interface TraceBinding {
@@ -165,7 +166,11 @@ export class TraceRecorder implements TracingProcessor {
     if (duration !== undefined) record.durationMs = duration;
     const attributes = spanAttributes(span.spanData, options);
     // What was known at the start (agent, caller, depth) and folded in (attempts) wins.
-    record.attributes = { ...attributes, ...record.attributes };
+    record.attributes = {
+      ...attributes,
+      ...spanContent(span.spanData, options),
+      ...record.attributes,
+    };
     if (record.kind === 'generation') {
       if (typeof record.attributes.model === 'string') record.name = record.attributes.model;
       const agent = this.#nearestAgent(trace, record.parentId);

@@ -182,6 +182,28 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  it('opens a span: a model call shows its input, instructions, settings and output; a tool its arguments', async () => {
+    await open('#/chat?agency=demo');
+    await page
+      .getByRole('textbox', { name: 'Message' })
+      .fill('Write a short brief about wave power.');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('final-answer').waitFor({ timeout: 20_000 });
+    await page.waitForFunction("location.hash.includes('chat=chat_')");
+    await page.getByRole('link', { name: 'Traces' }).click();
+    await page.getByTestId('waterfall').waitFor({ timeout: 20_000 });
+    await page.locator('[data-kind="generation"] [data-testid="span-open"]').first().click();
+    const detail = page.getByTestId('span-detail');
+    await detail.waitFor();
+    expect(await detail.getByTestId('span-input').textContent()).toContain('wave power');
+    expect(await detail.getByTestId('span-instructions').textContent()).toContain('You coordinate');
+    expect(await detail.getByTestId('span-output').count()).toBe(1);
+    await page.screenshot({ path: '/work/wt/screens/opened-span.png', fullPage: true });
+    await page.locator('[data-kind="send_message"] [data-testid="span-open"]').first().click();
+    expect(await detail.getByTestId('span-arguments').textContent()).toContain('recipient');
+    expect(errors).toEqual([]);
+  });
+
   it('starts each view at its top', async () => {
     await open('#/agencies?agency=demo');
     await page.setViewportSize({ width: 1280, height: 400 });
