@@ -19,6 +19,7 @@ import { agencyRoutes } from './routes/agencies.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
+import { networkRoutes } from './routes/network.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { openaiRoutes } from './routes/openai.js';
@@ -141,6 +142,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', threadRoutes(context));
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
+  app.route('/', networkRoutes(context));
   app.route('/v1', openaiRoutes(context));
   return app;
 }
