@@ -9,6 +9,7 @@ import { useApi } from './lib/useApi';
 import { AgenciesView } from './views/AgenciesView';
 import { ChatView } from './views/ChatView';
 import { EnsemblesView } from './views/EnsemblesView';
+import { NetworkView } from './views/NetworkView';
 import { ThreadsView } from './views/ThreadsView';
 import { TimeTravelView } from './views/TimeTravelView';
 import { TracesView } from './views/TracesView';
@@ -19,6 +20,7 @@ const TITLES: Record<View, string> = {
   threads: 'Threads',
   time: 'Time travel',
   traces: 'Traces',
+  network: 'Network',
   ensembles: 'Ensembles',
 };
 
@@ -55,6 +57,7 @@ export function App() {
   else if (route.view === 'time')
     main = <TimeTravelView chatId={chatId} onOpenChat={(id) => to('chat', { chat: id })} />;
   else if (route.view === 'traces') main = <TracesView chatId={chatId} />;
+  else if (route.view === 'network') main = <NetworkView agency={agency?.name} />;
   else
     main = (
       <EnsemblesView

@@ -204,6 +204,15 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
     expect(errors).toEqual([]);
   });
 
+  it('shows the agency as a network from its traces', async () => {
+    await open('#/network?agency=demo');
+    await page.getByTestId('network-edges').waitFor({ timeout: 20_000 });
+    const rows = await page.getByTestId('network-edge').allTextContents();
+    expect(rows.some((row) => row.startsWith('Coordinator → Researcher'))).toBe(true);
+    await page.screenshot({ path: '/work/wt/screens/network-view.png', fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
   it('starts each view at its top', async () => {
     await open('#/agencies?agency=demo');
     await page.setViewportSize({ width: 1280, height: 400 });
