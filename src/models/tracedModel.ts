@@ -40,6 +40,26 @@ function usageData(usage: { inputTokens?: number; outputTokens?: number } | unde
   return { input_tokens: usage?.inputTokens ?? 0, output_tokens: usage?.outputTokens ?? 0 };
 }
 
+/**
+ * Puts a call's input items, instructions, settings and output on its generation span, unless
+ * the run traces without data (`request.tracing === 'enabled_without_data'`); the trace recorder
+ * keeps them only when its content is on.
+ */
+function withContent(
+  data: { input?: unknown; output?: unknown; model_config?: unknown },
+  request: ModelRequest,
+  output: unknown,
+): void {
+  if (request.tracing !== true) return;
+  data.input =
+    typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input;
+  data.output = output;
+  data.model_config = {
+    ...(request.modelSettings ?? {}),
+    ...(request.systemInstructions ? { instructions: request.systemInstructions } : {}),
+  };
+}
+
 /** Wraps a model so that each call is a generation span (see the module comment). */
 export class TracedModel implements Model {
   readonly [TRACED] = true;
@@ -61,6 +81,7 @@ export class TracedModel implements Model {
       async (span) => {
         const response = await this.inner.getResponse(request);
         span.spanData.usage = usageData(response.usage);
+        withContent(span.spanData, request, response.output);
         return response;
       },
       { data: { model: this.label } },
@@ -78,7 +99,10 @@ export class TracedModel implements Model {
     setCurrentSpan(span);
     try {
       for await (const event of this.inner.getStreamedResponse(request)) {
-        if (event.type === 'response_done') span.spanData.usage = usageData(event.response.usage);
+        if (event.type === 'response_done') {
+          span.spanData.usage = usageData(event.response.usage);
+          withContent(span.spanData, request, event.response.output);
+        }
         yield event;
       }
     } catch (error) {

@@ -23,6 +23,7 @@ import { uiMessageRoutes } from './routes/uiMessages.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
 import { chatListRoutes } from './routes/chatList.js';
+import { networkRoutes } from './routes/network.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -150,6 +151,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/memory', memoryRoutes(context));
+  app.route('/', networkRoutes(context));
   app.route('/v1', openaiRoutes(context));
   app.route('/', mcpRoutes(context));
   return app;

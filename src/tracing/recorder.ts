@@ -15,6 +15,7 @@ import {
 } from '../stores/traceStore.js';
 import { boundTrace, boundValue } from '../stores/traceBounds.js';
 import { dispositionOf, durationBetween, spanAttributes, spanError } from './spanRecord.js';
+import { spanContent } from './spanContent.js';
 
 /** How one trace is kept: where it is saved, whether content and export are allowed. */
 export interface TraceBinding {
@@ -174,10 +175,11 @@ export class TraceRecorder implements TracingProcessor {
     if (duration !== undefined) record.durationMs = duration;
     const attributes = spanAttributes(span.spanData, options);
     // What was known at the start (agent, caller, depth) and folded in (attempts) wins.
-    record.attributes = boundValue({ ...attributes, ...record.attributes }) as Record<
-      string,
-      unknown
-    >;
+    record.attributes = boundValue({
+      ...attributes,
+      ...spanContent(span.spanData, options),
+      ...record.attributes,
+    }) as Record<string, unknown>;
     if (record.kind === 'generation') {
       if (typeof record.attributes.model === 'string') record.name = record.attributes.model;
       const agent = this.#nearestAgent(trace, record.parentId);

@@ -1,13 +1,15 @@
 /** The studio's shell: navigation, the agency and chat pickers, and the current view. */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { AuthDialog } from './components/AuthDialog';
+import { ChatList } from './components/ChatList';
 import { Failure, Loading } from './components/States';
 import { VIEWS, useRoute, type View } from './lib/route';
-import type { AgencyListEntry, ChatSummary } from './lib/types';
+import type { AgencyListEntry } from './lib/types';
 import { useApi } from './lib/useApi';
 import { AgenciesView } from './views/AgenciesView';
 import { ChatView } from './views/ChatView';
 import { EnsemblesView } from './views/EnsemblesView';
+import { NetworkView } from './views/NetworkView';
 import { ThreadsView } from './views/ThreadsView';
 import { TimeTravelView } from './views/TimeTravelView';
 import { TracesView } from './views/TracesView';
@@ -18,6 +20,7 @@ const TITLES: Record<View, string> = {
   threads: 'Threads',
   time: 'Time travel',
   traces: 'Traces',
+  network: 'Network',
   ensembles: 'Ensembles',
 };
 
@@ -27,11 +30,11 @@ export function App() {
   const agencyName = route.params.agency ?? agencies.data?.agencies[0]?.name;
   const agency = agencies.data?.agencies.find((a) => a.name === agencyName);
   const chatId = route.params.chat;
-  const chats = useApi<{ chats: ChatSummary[] }>(
-    agency ? `/chats?agency=${encodeURIComponent(agency.name)}&limit=30` : null,
-  );
-  const reloadChats = chats.reload;
-  useEffect(() => reloadChats(), [chatId, route.view, reloadChats]);
+  const mainRef = useRef<HTMLElement>(null);
+  // Each view starts at its top: the scroll position of the last one does not carry over.
+  useEffect(() => {
+    mainRef.current?.scrollTo({ top: 0 });
+  }, [route.view, chatId]);
   useEffect(() => {
     document.title = `${TITLES[route.view]} · Colloquy Studio`;
   }, [route.view]);
@@ -54,6 +57,7 @@ export function App() {
   else if (route.view === 'time')
     main = <TimeTravelView chatId={chatId} onOpenChat={(id) => to('chat', { chat: id })} />;
   else if (route.view === 'traces') main = <TracesView chatId={chatId} />;
+  else if (route.view === 'network') main = <NetworkView agency={agency?.name} />;
   else
     main = (
       <EnsemblesView
@@ -108,34 +112,22 @@ export function App() {
               New
             </button>
           </div>
-          {chats.data && chats.data.chats.length === 0 ? (
-            <p className="muted small">No chats yet: start one in Chat.</p>
+          {agency ? (
+            <ChatList
+              agency={agency.name}
+              chatId={chatId}
+              refresh={`${chatId}|${route.view}`}
+              onOpen={(id) =>
+                to(route.view === 'agencies' || route.view === 'ensembles' ? 'chat' : route.view, {
+                  chat: id,
+                })
+              }
+              onDeleted={(id) => id === chatId && to(route.view, { chat: undefined })}
+            />
           ) : null}
-          <ul className="plain list" data-testid="chat-list">
-            {(chats.data?.chats ?? []).map((chat) => (
-              <li key={chat.chatId}>
-                <button
-                  type="button"
-                  aria-pressed={chat.chatId === chatId}
-                  onClick={() =>
-                    to(
-                      route.view === 'agencies' || route.view === 'ensembles' ? 'chat' : route.view,
-                      { chat: chat.chatId },
-                    )
-                  }
-                  title={chat.chatId}
-                >
-                  <code className="small">{chat.chatId.replace(/^chat_/, '').slice(0, 13)}</code>
-                  <span className="muted small">
-                    {chat.items} items · {new Date(chat.updatedAt).toLocaleTimeString()}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
         </div>
       </aside>
-      <main id="main" className="main" tabIndex={-1}>
+      <main id="main" className="main" tabIndex={-1} ref={mainRef}>
         {main}
       </main>
       <AuthDialog />

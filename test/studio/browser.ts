@@ -66,6 +66,7 @@ export async function closeBrowser(browser: { context: BrowserContext; profile: 
  */
 export async function startStudioServer(options: { apiKey?: string } = {}): Promise<{
   server: RunningServer;
+  store: SqliteStore;
   close: () => Promise<void>;
 }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-studio-'));
@@ -93,6 +94,7 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
   });
   return {
     server,
+    store,
     close: async () => {
       await server.close();
       await registry.close();

@@ -27,16 +27,28 @@ export interface AgentDetail {
   entryPoint: boolean;
 }
 
-function modelName(agent: SdkAgent<any, any>): string | null {
-  const model = agent.model as unknown;
+/**
+ * The name a user knows a model by: a string model as is; an object's `name`, `modelName` or
+ * `model`; a wrapper's inner model; else its kind (`ScriptedModel` → `scripted`). Never a class
+ * name such as `Object` or `ScriptedModel`.
+ */
+export function modelName(model: unknown, depth = 0): string | null {
   if (typeof model === 'string') return model === '' ? null : model;
-  if (model && typeof model === 'object') {
-    const named = model as { name?: unknown; model?: unknown; constructor?: { name?: string } };
-    if (typeof named.name === 'string') return named.name;
-    if (typeof named.model === 'string') return named.model;
-    return named.constructor?.name ?? 'custom model';
+  if (!model || typeof model !== 'object' || depth > 4) return null;
+  const named = model as { name?: unknown; modelName?: unknown; model?: unknown; inner?: unknown };
+  for (const value of [named.name, named.modelName, named.model])
+    if (typeof value === 'string' && value !== '') return value;
+  const inner = modelName(
+    named.inner ?? (typeof named.model === 'object' ? named.model : null),
+    depth + 1,
+  );
+  if (inner) return inner;
+  const className = (model as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof className === 'string' && className !== 'Object' && className !== '') {
+    const kind = className.replace(/Model$/, '').replace(/^./, (c) => c.toLowerCase());
+    if (kind) return kind;
   }
-  return null;
+  return 'custom model';
 }
 
 /** Describes one agent of an agency for the studio. */
@@ -45,7 +57,7 @@ export function agentDetail(agency: Agency, agent: SdkAgent<any, any>): AgentDet
     name: agent.name,
     description: describeAgent(agent),
     instructions: typeof agent.instructions === 'string' ? agent.instructions : null,
-    model: modelName(agent),
+    model: modelName(agent.model),
     modelSettings: { ...(agent.modelSettings ?? {}) } as Record<string, unknown>,
     tools: agent.tools.map((tool) => ({
       name: tool.name,

@@ -39,7 +39,11 @@ function Entry({ entry, tree }: { entry: RunEntry; tree: StreamTree }) {
             const child = tree.runs[id];
             return child ? <Run key={id} run={child} tree={tree} /> : null;
           })}
-          {entry.output !== undefined ? (
+          {entry.output !== undefined && /^(error|an error occurred)/i.test(entry.output) ? (
+            <div className="tool-output error-text" role="alert" data-testid="tool-error">
+              <span>✖ failed</span> {entry.output}
+            </div>
+          ) : entry.output !== undefined ? (
             <div className="tool-output">
               <span className="muted">→ result</span> {entry.output}
             </div>

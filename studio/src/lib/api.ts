@@ -62,6 +62,13 @@ export async function api<T>(path: string, body?: unknown, signal?: AbortSignal)
   return (await res.json()) as T;
 }
 
+/** DELETE a JSON route; throws {@link ApiError} on an error status. */
+export async function apiDelete<T>(path: string): Promise<T> {
+  const res = await fetch(path, { method: 'DELETE', headers: headers() });
+  if (!res.ok) throw await failure(res);
+  return (await res.json()) as T;
+}
+
 /**
  * Opens an SSE route (POST with `body`, else GET) and calls `onEvent` with each event's JSON
  * data; resolves when the stream ends. Aborting `signal` closes the stream (and so stops the run).

@@ -3,7 +3,15 @@
  * and the browser's back button works. Pure parsing and formatting.
  * @module
  */
-export const VIEWS = ['agencies', 'chat', 'threads', 'time', 'traces', 'ensembles'] as const;
+export const VIEWS = [
+  'agencies',
+  'chat',
+  'threads',
+  'time',
+  'traces',
+  'network',
+  'ensembles',
+] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface Route {

@@ -49,6 +49,8 @@ export interface AgencyGraph {
 
 export interface ChatSummary {
   chatId: string;
+  /** The chat's first user message (cut), or empty. */
+  title: string;
   threads: number;
   items: number;
   createdAt: string;

@@ -2,12 +2,14 @@
  * Chat: send a message to an agency and watch the tagged stream live; abort; continue a chat;
  * approve or reject pending tool calls and resume.
  */
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState } from 'react';
 import { Approvals } from '../components/Approvals';
+import { Markdown } from '../components/Markdown';
 import { RunTree } from '../components/RunTree';
 import { Empty, Failure } from '../components/States';
 import { api, describeError, streamEvents } from '../lib/api';
 import { isUserThread } from '../lib/items';
+import { storedTrees } from '../lib/storedTree';
 import { applyEvent, emptyTree, messageText, type StreamTree } from '../lib/streamTree';
 import type {
   AgencyListEntry,
@@ -31,19 +33,27 @@ function finalText(result: AgencyResponse): string {
     : JSON.stringify(result.finalOutput, null, 2);
 }
 
-/** The user-facing messages of a chat so far: its user threads' messages, oldest first. */
-async function loadHistory(
-  chatId: string,
-): Promise<Array<{ role: string; text: string; agent?: string }>> {
+interface HistoryLine {
+  role: string;
+  text: string;
+  agent?: string;
+  /** The past turn's delegation tree, under the user's message that started it. */
+  tree?: StreamTree;
+}
+
+/** The user-facing messages of a chat so far, oldest first, each user message with its turn's tree. */
+async function loadHistory(chatId: string): Promise<HistoryLine[]> {
   const { threads } = await api<{ threads: ThreadRecord[] }>(
     `/chats/${encodeURIComponent(chatId)}/threads`,
   );
-  const userThreads = threads.filter((t) => isUserThread(t.threadId));
-  const lines: Array<{ role: string; text: string; agent?: string; at: string }> = [];
-  for (const thread of userThreads) {
+  const all: ThreadItem[] = [];
+  const lines: Array<HistoryLine & { at: string; runId?: string }> = [];
+  for (const thread of threads) {
     const { items } = await api<{ items: ThreadItem[] }>(
       `/threads/${encodeURIComponent(thread.threadId)}`,
     );
+    all.push(...items);
+    if (!isUserThread(thread.threadId)) continue;
     for (const { item, meta } of items) {
       if (item.type !== undefined && item.type !== 'message') continue;
       const text = messageText(item.content);
@@ -53,10 +63,17 @@ async function loadHistory(
           text,
           agent: meta?.agent,
           at: meta?.createdAt ?? '',
+          runId: item.role === 'user' ? meta?.runId : undefined,
         });
     }
   }
-  return lines.sort((a, b) => a.at.localeCompare(b.at));
+  const trees = storedTrees(all);
+  return lines
+    .sort((a, b) => a.at.localeCompare(b.at))
+    .map(({ runId, at: _at, ...line }) => {
+      const tree = runId ? trees[runId] : undefined;
+      return tree && tree.runs[runId!]!.entries.length > 0 ? { ...line, tree } : line;
+    });
 }
 
 export function ChatView({
@@ -69,13 +86,20 @@ export function ChatView({
   onChatId: (chatId: string | undefined) => void;
 }) {
   const [turns, setTurns] = useState<Turn[]>([]);
-  const [history, setHistory] = useState<Array<{ role: string; text: string; agent?: string }>>([]);
+  const [history, setHistory] = useState<HistoryLine[]>([]);
   const [historyError, setHistoryError] = useState<unknown>();
   const [draft, setDraft] = useState('');
   const [recipient, setRecipient] = useState('');
   const [busy, setBusy] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const ownChat = useRef<string | undefined>(undefined);
+  const end = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  // A streaming answer stays in view unless the user scrolled up to read.
+  useEffect(() => {
+    if (pinned.current) end.current?.scrollIntoView({ block: 'end' });
+  }, [turns, history]);
 
   useEffect(() => {
     if (chatId !== undefined && chatId === ownChat.current) return;
@@ -165,20 +189,36 @@ export function ChatView({
           New chat
         </button>
       </div>
-      <div className="transcript" aria-live="polite" data-testid="transcript">
+      <div
+        className="transcript"
+        aria-live="polite"
+        data-testid="transcript"
+        onScroll={(event) => {
+          const box = event.currentTarget;
+          pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+        }}
+      >
         {historyError ? <Failure error={historyError} /> : null}
         {history.map((line, i) => (
-          <div key={`h${i}`} className={`bubble bubble-${line.role}`} data-testid="history-message">
-            <span className="who">
-              {line.role === 'user' ? 'You' : (line.agent ?? 'assistant')}
-            </span>
-            <div>{line.text}</div>
-          </div>
+          <Fragment key={`h${i}`}>
+            <div className={`bubble bubble-${line.role}`} data-testid="history-message">
+              <span className="who">
+                {line.role === 'user' ? 'You' : (line.agent ?? 'assistant')}
+              </span>
+              <Markdown text={line.text} />
+            </div>
+            {line.tree ? (
+              <details className="past-tree" data-testid="past-tree" open>
+                <summary className="muted small">Who talked to whom</summary>
+                <RunTree tree={line.tree} />
+              </details>
+            ) : null}
+          </Fragment>
         ))}
         {turns.length === 0 && history.length === 0 ? (
           <Empty title="No messages yet.">
-            Type a message below and press Send (or Ctrl+Enter). You will see each agent's run,
-            nested under the send_message that started it, as it streams.
+            Type a message below and press Enter to send (Shift+Enter adds a line). You will see
+            each agent's run, nested under the send_message that started it, as it streams.
           </Empty>
         ) : null}
         {turns.map((turn, i) => {
@@ -212,7 +252,7 @@ export function ChatView({
               ) : last ? (
                 <div className="bubble bubble-assistant final" data-testid="final-answer">
                   <span className="who">{last.lastAgent}</span>
-                  <div>{finalText(last)}</div>
+                  <Markdown text={finalText(last)} />
                   <span className="muted small">
                     {last.usage.totalTokens} tokens · {last.usage.requests} model calls
                   </span>
@@ -221,6 +261,7 @@ export function ChatView({
             </div>
           );
         })}
+        <div ref={end} />
       </div>
       <form
         className="composer"
@@ -248,7 +289,8 @@ export function ChatView({
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              // Enter sends; Shift+Enter adds a line (and Enter while composing text in an IME does neither).
+              if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
                 event.preventDefault();
                 void send();
               }

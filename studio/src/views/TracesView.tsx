@@ -1,5 +1,6 @@
 /** Traces: a chat's (or run's) traces, and one trace's spans as a waterfall with durations and tokens. */
 import { useState } from 'react';
+import { SpanDetail } from '../components/SpanDetail';
 import { Empty, Failure, Loading } from '../components/States';
 import { ApiError } from '../lib/api';
 import type { Span, TraceSummary } from '../lib/types';
@@ -7,56 +8,70 @@ import { useApi } from '../lib/useApi';
 import { formatMs, layoutWaterfall } from '../lib/waterfall';
 
 function Waterfall({ traceId }: { traceId: string }) {
+  const [opened, setOpened] = useState<string | null>(null);
   const detail = useApi<{ trace: TraceSummary; spans: Span[] }>(
     `/traces/${encodeURIComponent(traceId)}`,
   );
   if (detail.error) return <Failure error={detail.error} retry={detail.reload} />;
   if (!detail.data) return <Loading what="spans" />;
   const { rows, totalMs } = layoutWaterfall(detail.data.spans);
+  const open = rows.find((row) => row.span.spanId === opened)?.span;
   if (rows.length === 0) return <Empty title="This trace has no spans." />;
   return (
-    <div
-      className="waterfall"
-      role="table"
-      aria-label={`Spans of ${detail.data.trace.name}`}
-      data-testid="waterfall"
-    >
-      <div className="wf-row wf-head" role="row">
-        <span role="columnheader">Span</span>
-        <span role="columnheader">Timeline ({formatMs(totalMs)})</span>
-        <span role="columnheader">Duration</span>
-        <span role="columnheader">Tokens in / out</span>
-      </div>
-      {rows.map((row) => (
-        <div
-          key={row.span.spanId}
-          className={`wf-row${row.span.error ? ' wf-error' : ''}`}
-          role="row"
-          data-kind={row.span.kind}
-        >
-          <span
-            role="cell"
-            className="wf-name"
-            style={{ paddingLeft: `${row.depth * 14}px` }}
-            title={row.span.error?.message}
-          >
-            <span className={`kind kind-${row.span.kind}`}>{row.span.kind}</span> {row.span.name}
-          </span>
-          <span role="cell" className="wf-track">
-            <span
-              className={`wf-bar kind-${row.span.kind}${row.open ? ' wf-open' : ''}`}
-              style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }}
-            />
-          </span>
-          <span role="cell" className="wf-num">
-            {formatMs(row.durationMs)}
-          </span>
-          <span role="cell" className="wf-num">
-            {row.tokens ? `${row.tokens.input} / ${row.tokens.output}` : ''}
-          </span>
+    <>
+      <div
+        className="waterfall"
+        role="table"
+        aria-label={`Spans of ${detail.data.trace.name}`}
+        data-testid="waterfall"
+      >
+        <div className="wf-row wf-head" role="row">
+          <span role="columnheader">Span</span>
+          <span role="columnheader">Timeline ({formatMs(totalMs)})</span>
+          <span role="columnheader">Duration</span>
+          <span role="columnheader">Tokens in / out</span>
         </div>
-      ))}
-    </div>
+        {rows.map((row) => (
+          <div
+            key={row.span.spanId}
+            className={`wf-row${row.span.error ? ' wf-error' : ''}`}
+            role="row"
+            data-kind={row.span.kind}
+          >
+            <span
+              role="cell"
+              className="wf-name"
+              style={{ paddingLeft: `${row.depth * 14}px` }}
+              title={row.span.error?.message}
+            >
+              <button
+                type="button"
+                className="linklike"
+                aria-expanded={row.span.spanId === opened}
+                onClick={() => setOpened(row.span.spanId === opened ? null : row.span.spanId)}
+                data-testid="span-open"
+              >
+                <span className={`kind kind-${row.span.kind}`}>{row.span.kind}</span>{' '}
+                {row.span.name}
+              </button>
+            </span>
+            <span role="cell" className="wf-track">
+              <span
+                className={`wf-bar kind-${row.span.kind}${row.open ? ' wf-open' : ''}`}
+                style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }}
+              />
+            </span>
+            <span role="cell" className="wf-num">
+              {formatMs(row.durationMs)}
+            </span>
+            <span role="cell" className="wf-num">
+              {row.tokens ? `${row.tokens.input} / ${row.tokens.output}` : ''}
+            </span>
+          </div>
+        ))}
+      </div>
+      {open ? <SpanDetail span={open} onClose={() => setOpened(null)} /> : null}
+    </>
   );
 }
 

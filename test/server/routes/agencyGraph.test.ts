@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Agency } from '../../../src/agency/agency.js';
 import { Agent } from '../../../src/agency/agent.js';
 import { createDemoAgency } from '../../../src/demo/demoAgency.js';
+import { modelName } from '../../../src/server/routes/agencyGraph.js';
 import { ScriptedModel } from '../../../src/models/scriptedModel.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
 import { ThreadManager } from '../../../src/threads/threadManager.js';
@@ -80,8 +81,16 @@ describe('GET /agencies/:name/graph', () => {
       model: 'gpt-4.1-mini',
       modelSettings: { temperature: 0.2 },
     });
+    expect(graph.agents[1].model).toBe('scripted');
     expect(soloDetail.tools).toContainEqual({ name: 'lookup', description: 'Looks a word up.' });
     expect(soloDetail.tools.map((t: { name: string }) => t.name)).toContain('lookup');
+  });
+
+  it('names models by what users know them as, never by a class name', () => {
+    expect(modelName({})).toBe('custom model');
+    expect(modelName(new ScriptedModel(() => 'ok', { name: 'front' }))).toBe('scripted');
+    expect(modelName({ inner: { model: 'gpt-4.1' } })).toBe('gpt-4.1');
+    expect(modelName('')).toBeNull();
   });
 
   it('answers 404 naming the served agencies for an unknown one', async () => {

@@ -63,6 +63,36 @@ describe('GET /chats', () => {
     expect(limited.chats).toHaveLength(1);
   });
 
+  it('titles chats by their first message, pages with a cursor until every chat is listed, searches and deletes', async () => {
+    const server = await listen({ agencies: [echoAgency()] });
+    for (let i = 0; i < 5; i += 1)
+      await post(`${server.url}/agencies/echo/responses`, {
+        message: `topic ${i}`,
+        chatId: `c${i}`,
+      });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: any = await json(
+        await fetch(`${server.url}/chats?agency=echo&limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      );
+      pages += 1;
+      seen.push(...page.chats.map((c: { chatId: string }) => c.chatId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen.sort()).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    const found = await json(await fetch(`${server.url}/chats?agency=echo&q=TOPIC%203`));
+    expect(found.chats.map((c: { chatId: string; title: string }) => [c.chatId, c.title])).toEqual([
+      ['c3', 'topic 3'],
+    ]);
+    const deleted = await fetch(`${server.url}/chats/c3?agency=echo`, { method: 'DELETE' });
+    expect((await json(deleted)).deleted).toBeGreaterThan(0);
+    const after = await json(await fetch(`${server.url}/chats?agency=echo&q=topic%203`));
+    expect(after.chats).toEqual([]);
+  });
+
   it('needs an agency name that is served', async () => {
     const server = await listen({ agencies: [echoAgency()] });
     const missing = await fetch(`${server.url}/chats`);
