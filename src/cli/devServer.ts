@@ -2,7 +2,8 @@
  * `colloquy dev`: serves an agency module (or the project's agencies, or the demo agency) with
  * the API and the studio, and reloads the module when a file next to it changes: the new
  * agencies are served by a fresh server on the same port; a module that fails to load leaves the
- * running one in place.
+ * running one in place. Reloads do not wait for each other's imports: the latest change wins, so
+ * an edit whose import hangs (until its deadline) does not keep a later fix from being served.
  * @module
  */
 import { watch, type FSWatcher } from 'node:fs';
@@ -32,6 +33,8 @@ export interface DevServerOptions {
   debounceMs?: number;
   /** Where relative paths start (default `process.cwd()`). */
   cwd?: string;
+  /** Deadline of each module import in ms (default `$COLLOQUY_IMPORT_TIMEOUT_MS`, else 30,000). */
+  importTimeoutMs?: number;
   /** Told about reloads and failed reloads (default: nothing). */
   onReload?: (event: DevReloadEvent) => void;
 }
@@ -63,10 +66,23 @@ async function buildRegistry(options: DevServerOptions, cwd: string): Promise<Se
   const ensembles = path.resolve(config.baseDir, config.ensembles_dir);
   const spec =
     options.module ?? (config.agencies ? path.resolve(config.baseDir, config.agencies) : undefined);
-  const agencies = spec
-    ? (await loadAgencyModule(spec, { cwd, fresh: true })).agencies
-    : { demo: createDemoAgency({ threads: new ThreadManager({ store }) }) };
-  return createRegistry({ agencies, store, ownsStore: true, ensembles });
+  try {
+    const agencies = spec
+      ? (
+          await loadAgencyModule(spec, {
+            cwd,
+            fresh: true,
+            ...(options.importTimeoutMs !== undefined
+              ? { importTimeoutMs: options.importTimeoutMs }
+              : {}),
+          })
+        ).agencies
+      : { demo: createDemoAgency({ threads: new ThreadManager({ store }) }) };
+    return createRegistry({ agencies, store, ownsStore: true, ensembles });
+  } catch (error) {
+    await store.close(); // a module that fails to load leaves no store open behind it
+    throw error;
+  }
 }
 
 /**
@@ -98,17 +114,24 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     throw error;
   }
   const port = server.port;
-  let queue: Promise<void> = Promise.resolve();
+  let queue: Promise<void> = Promise.resolve(); // swaps of the server, one at a time
   let closed = false;
+  let latest = 0; // the newest reload; an older one that finishes later is dropped
 
-  const reload = (changed = '(manual)'): Promise<void> => {
-    queue = queue.then(async () => {
-      if (closed) return;
-      let next: ServerRegistry;
-      try {
-        next = await buildRegistry(options, cwd);
-      } catch (error) {
+  const reload = async (changed = '(manual)'): Promise<void> => {
+    const generation = ++latest;
+    let next: ServerRegistry;
+    try {
+      // Imports run side by side, outside the queue: a hung one never holds up a later one.
+      next = await buildRegistry(options, cwd);
+    } catch (error) {
+      if (generation === latest && !closed)
         options.onReload?.({ type: 'reload_failed', error: error as Error, changed });
+      return;
+    }
+    const swap = queue.then(async () => {
+      if (closed || generation !== latest) {
+        await next.close(); // superseded by a newer change, or the server is closing
         return;
       }
       await server.close();
@@ -117,7 +140,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       server = await start(registry, port);
       options.onReload?.({ type: 'reloaded', agencies: [...registry.agencies.keys()], changed });
     });
-    return queue;
+    queue = swap.catch(() => undefined);
+    return swap;
   };
 
   const dir = options.module

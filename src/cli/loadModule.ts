@@ -1,15 +1,18 @@
 /**
  * Loads a user's agency module (`.ts`, `.mts`, `.js` or `.mjs`) for `colloquy chat`, `serve` and
- * `dev`. TypeScript is compiled on the fly with tsx's `tsImport`, so it works from an installed
- * copy of Colloquy, not only from a source checkout.
+ * `dev`. TypeScript is compiled on the fly with tsx, so it works from an installed copy of
+ * Colloquy, not only from a source checkout; tsx's loader is registered only when a TypeScript
+ * module is loaded. Every import has a deadline (see `importDeadline.ts`), and an export that
+ * looks like an Agency but lacks what the server uses is refused at load.
  * @module
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
-import { isAgencyLike } from '../agency/isAgencyLike.js';
+import { assertServableAgency, isAgencyLike } from '../agency/isAgencyLike.js';
 import { ConfigError } from '../errors.js';
 import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
+import { ImportTimeoutError, importTimeoutMs, withImportDeadline } from './importDeadline.js';
 
 /** Options of {@link loadAgencyModule}. */
 export interface LoadAgencyModuleOptions {
@@ -17,6 +20,8 @@ export interface LoadAgencyModuleOptions {
   cwd?: string;
   /** Import the module again, bypassing the module cache (for reloads; default false). */
   fresh?: boolean;
+  /** Deadline of the import in ms (default `$COLLOQUY_IMPORT_TIMEOUT_MS`, else 30,000). */
+  importTimeoutMs?: number;
 }
 
 /** What {@link loadAgencyModule} found. */
@@ -57,6 +62,11 @@ export function resolveModuleFile(module: string, cwd: string): string {
   return found;
 }
 
+/** Whether `file` is TypeScript, the only kind that needs tsx's loader. */
+export function isTypeScriptFile(file: string): boolean {
+  return /\.(?:ts|tsx|mts|cts)$/i.test(file);
+}
+
 const TSX_REGISTERED = Symbol.for('colloquy.tsx.registered');
 let registering: Promise<void> | undefined;
 
@@ -75,10 +85,14 @@ function registerTsx(): Promise<void> {
   return registering;
 }
 
-async function importFile(file: string, fresh: boolean): Promise<Record<string, unknown>> {
+async function importFile(
+  file: string,
+  fresh: boolean,
+  timeoutMs: number,
+): Promise<Record<string, unknown>> {
   const cached = fresh ? undefined : cache.get(file);
   if (cached) return cached;
-  const loading = (async () => {
+  const importing = (async () => {
     if (fresh) {
       const { tsImport } = await import('tsx/esm/api');
       // A reload must re-read the module and the files it imports: tsImport loads them under a
@@ -87,10 +101,13 @@ async function importFile(file: string, fresh: boolean): Promise<Record<string, 
       return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
     }
     // One process-wide loader: 'colloquy' and the SDK imported by the module are the CLI's own
-    // instances, so their settings (tracing, default model provider) are shared.
-    await registerTsx();
+    // instances, so their settings (tracing, default model provider) are shared. A JavaScript
+    // module needs no loader (tsx's costs a thread and about 40 MiB).
+    if (isTypeScriptFile(file)) await registerTsx();
     return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   })();
+  // A failed or timed-out import is not cached, so that a later load tries again.
+  const loading = withImportDeadline(importing, file, timeoutMs);
   cache.set(file, loading);
   loading.catch(() => cache.delete(file));
   return loading;
@@ -123,6 +140,7 @@ function agenciesOf(
           `Pass one of them after "#", e.g. ${path.basename(file)}#${names[0] ?? 'default'}.`,
       );
     }
+    assertServableAgency(value, `${file}: export "${exportName}"`);
     return {
       [value.name === 'agency' && exportName !== 'default' ? exportName : value.name]: value,
     };
@@ -132,6 +150,7 @@ function agenciesOf(
   for (const [name, value] of Object.entries(exports)) {
     if (!isAgencyLike(value) || seen.has(value)) continue;
     seen.add(value);
+    assertServableAgency(value, `${file}: export "${name}"`);
     const served = value.name === 'agency' && name !== 'default' ? name : value.name;
     if (found[served]) {
       throw new ConfigError(
@@ -151,10 +170,13 @@ function agenciesOf(
 /**
  * Imports a module file with the CLI's loader (`.ts` works from an installed copy) and returns
  * its own exports, Agency or not: for the server registry, which also takes a module exporting a
- * `createAgencies({ store })` factory.
+ * `createAgencies({ store })` factory. The import has the deadline of {@link importTimeoutMs}.
  */
-export async function importModuleExports(file: string): Promise<Record<string, unknown>> {
-  return ownExports(await importFile(file, false));
+export async function importModuleExports(
+  file: string,
+  options: { importTimeoutMs?: number } = {},
+): Promise<Record<string, unknown>> {
+  return ownExports(await importFile(file, false, importTimeoutMs(options.importTimeoutMs)));
 }
 
 /**
@@ -172,10 +194,12 @@ export async function loadAgencyModule(
 ): Promise<LoadedAgencyModule> {
   const { module, exportName } = parseModuleSpecifier(specifier);
   const file = resolveModuleFile(module, options.cwd ?? process.cwd());
+  const timeoutMs = importTimeoutMs(options.importTimeoutMs);
   let exports: Record<string, unknown>;
   try {
-    exports = ownExports(await importFile(file, options.fresh ?? false));
+    exports = ownExports(await importFile(file, options.fresh ?? false, timeoutMs));
   } catch (error) {
+    if (error instanceof ImportTimeoutError) throw error;
     throw new ConfigError(
       `Could not import the agency module ${file}: ${(error as Error)?.message ?? String(error)}. ` +
         'Fix the error in the module (run it with `npx tsx` to see the full stack).',

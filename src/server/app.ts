@@ -16,6 +16,7 @@ import type { RouteContext } from './context.js';
 import { crossOrigin } from './crossOrigin.js';
 import { inProcessExecutor, type Executor } from './executor.js';
 import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
+import { frameHeaders } from './frameHeaders.js';
 import { hostCheck } from './hostCheck.js';
 import { InFlight } from './inflight.js';
 import { requireJsonBody } from './jsonBody.js';
@@ -117,6 +118,7 @@ export function createApp(options: AppOptions): Hono {
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use('*', accessLog());
+  app.use('*', frameHeaders()); // studio and API: framed by their own origin only
 
   app.use('*', async (c, next) => {
     if (!resolved.inflight.draining) return resolved.inflight.track(next());

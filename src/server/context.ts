@@ -26,6 +26,10 @@ export const idSchema = z
   .refine(
     (id) => ![...id].some((ch) => ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127),
     'expected an id without control characters',
+  )
+  .refine(
+    (id) => (id as unknown as { isWellFormed(): boolean }).isWellFormed(),
+    'expected well-formed text (the id holds a lone UTF-16 surrogate)',
   );
 
 /** The served agency `name`, or a 404 listing the served ones. */

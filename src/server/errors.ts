@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { ColloquyError, docsUrl, type ColloquyErrorCode } from '../errors.js';
-import { publicError, publicMessage } from './publicError.js';
+import { boundText, publicError, publicMessage } from './publicError.js';
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -138,6 +138,8 @@ export function validationError(error: z.ZodError, what = 'request body'): HttpE
 export function toErrorResponse(error: unknown): { status: ContentfulStatusCode; body: ErrorBody } {
   const response = errorResponse(publicError(error));
   response.body.error.message = publicMessage(response.body.error.message);
+  if (response.body.error.path !== undefined)
+    response.body.error.path = boundText(response.body.error.path, 200);
   return response;
 }
 
@@ -186,15 +188,19 @@ export function handleNotFound(c: Context): Response {
     {
       error: {
         code: 'ROUTE_NOT_FOUND',
-        message: `No route ${c.req.method} ${c.req.path}. See ${docsUrl('server.md')} for the routes.`,
+        message: `No route ${c.req.method} ${boundText(c.req.path, 200)}. See ${docsUrl('server.md')} for the routes.`,
       },
     },
     404,
   );
 }
 
-/** The 413 response of the body limit. */
+/**
+ * The 413 response of the body limit. It closes the connection (`Connection: close`): the
+ * unread rest of the body is still on the socket, so a keep-alive client must not reuse it.
+ */
 export function payloadTooLarge(c: Context, maxBytes: number): Response {
+  c.header('Connection', 'close');
   return c.json<ErrorBody>(
     {
       error: {

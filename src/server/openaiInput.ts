@@ -9,8 +9,7 @@ import type { AgentInputItem, JsonSchemaDefinition } from '@openai/agents-core';
 import type { AgencyResponse, UsageSummary } from '../agency/result.js';
 import { HttpError } from './errors.js';
 
-/** The header carrying the chat id, in requests and responses. */
-export const CHAT_ID_HEADER = 'x-colloquy-chat-id';
+export { CHAT_ID_HEADER } from './chatIdHeader.js';
 
 type UserContent = Exclude<Extract<AgentInputItem, { role: 'user' }>['content'], string>;
 type UserPart = UserContent[number];

@@ -1,7 +1,7 @@
 /**
  * What of an error may leave the server: model-provider failures become `MODEL_ERROR` (502),
  * messages are redacted (API keys and secret-named environment values) and never show the
- * server's file-system paths.
+ * server's file-system paths, and are cut to {@link MAX_ERROR_MESSAGE_CHARS} characters.
  * @module
  */
 import os from 'node:os';
@@ -27,9 +27,31 @@ export function stripServerPaths(text: string): string {
   });
 }
 
-/** A message fit for a client: secrets redacted, server paths stripped. */
+/**
+ * The longest error message a client is sent, in characters (about 4 KiB of ASCII): a longer
+ * one (say a tool that throws 3 MB of text) is cut, so every error body stays small.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 4000;
+
+/**
+ * `text` cut to at most `max` characters, with a note of how many were cut (never splitting a
+ * surrogate pair).
+ */
+export function boundText(text: string, max: number = MAX_ERROR_MESSAGE_CHARS): string {
+  if (text.length <= max) return text;
+  const note = (cut: number) => ` … [${cut} characters cut]`;
+  let keep = Math.max(0, max - note(text.length).length);
+  const code = text.charCodeAt(keep - 1);
+  if (code >= 0xd800 && code <= 0xdbff) keep--; // do not end on half a surrogate pair
+  return text.slice(0, keep) + note(text.length - keep);
+}
+
+/**
+ * A message fit for a client: secrets redacted, server paths stripped, cut to
+ * {@link MAX_ERROR_MESSAGE_CHARS} (after redaction, so a cut never leaves part of a secret).
+ */
 export function publicMessage(message: string): string {
-  return stripServerPaths(redactString(message, { secrets: envSecrets() }));
+  return boundText(stripServerPaths(redactString(message, { secrets: envSecrets() })));
 }
 
 /**

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Agency } from '../agency/agency.js';
-import { isAgencyLike } from '../agency/isAgencyLike.js';
+import { assertServableAgency, isAgencyLike } from '../agency/isAgencyLike.js';
 import {
   loadProjectConfig,
   loadProjectProfiles,
@@ -85,6 +85,9 @@ export function createRegistry(options: RegistryOptions = {}): ServerRegistry {
       ? options.agencies.map((agency) => [agency.name, agency])
       : Object.entries(options.agencies ?? {}),
   );
+  // A duck-typed fake would make GET /agencies and the graph fail for every agency: refuse it here.
+  for (const [name, agency] of agencies)
+    assertServableAgency(agency, `createRegistry: agency "${name}"`);
   const ensembles =
     typeof options.ensembles === 'string'
       ? new DirectoryEnsembleCatalog({
@@ -200,6 +203,7 @@ export async function importAgencies(
   try {
     module = await importModule(file);
   } catch (error) {
+    if ((error as Error)?.name === 'ImportTimeoutError') throw error; // it names the module and the fix
     throw new ConfigError(
       `Could not import the agencies module ${file}: ${(error as Error).message}. ` +
         'Fix the module (a .ts file needs the CLI from a source checkout, or compile it to .js).',
@@ -217,6 +221,7 @@ export async function importAgencies(
   for (const [exportName, value] of Object.entries(module)) {
     if (!isAgencyLike(value) || seen.has(value)) continue;
     seen.add(value);
+    assertServableAgency(value, `The agencies module ${file}: export "${exportName}"`);
     const name = value.name === 'agency' && exportName !== 'default' ? exportName : value.name;
     if (found.has(name)) {
       throw new ConfigError(

@@ -12,6 +12,7 @@ import { mediaTypeOf, type AgencyInput } from '../../agency/input.js';
 import { toUserContent, type WirePart } from '../openaiInput.js';
 import { HttpError, readJson, validationError } from '../errors.js';
 import { streamEvents } from '../sse.js';
+import { setChatIdHeader } from '../chatIdHeader.js';
 
 /** An attachment in a JSON body: base64 bytes with their media type, or an uploaded file id. */
 export const attachmentSchema = z.union([
@@ -181,7 +182,7 @@ export function agencyRoutes(context: RouteContext): Hono {
     const chatId = body.chatId ?? newChatId();
     callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
-    c.header('x-colloquy-chat-id', chatId);
+    setChatIdHeader(c, chatId);
     return streamEvents(
       c,
       (signal) =>

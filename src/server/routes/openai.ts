@@ -24,6 +24,7 @@ import {
   type WirePart,
 } from '../openaiInput.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
 
 export { CHAT_ID_HEADER };
@@ -161,9 +162,9 @@ export function openaiRoutes(context: RouteContext): Hono {
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
     agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
-    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    const { message, chatId, options } = toCall(body, readChatIdHeader(c));
     context.registry.chats.remember(chatId, body.model);
-    c.header(CHAT_ID_HEADER, chatId);
+    setChatIdHeader(c, chatId);
     const id = `chatcmpl-${randomUUID()}`;
     const now = Math.floor(Date.now() / 1000);
     if (!body.stream) {

@@ -27,6 +27,7 @@ import {
   type WirePart,
 } from '../openaiInput.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { chatIdOfBase64url, readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 
 const partsSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
 
@@ -76,7 +77,7 @@ export function responseIdFor(chatId: string): string {
 /** The chat id inside a response id made by {@link responseIdFor}, or a 400. */
 export function chatIdOfResponse(responseId: string): string {
   const match = /^resp_([A-Za-z0-9_-]+)\.[0-9a-f]+$/.exec(responseId);
-  const chatId = match ? Buffer.from(match[1]!, 'base64url').toString('utf8') : '';
+  const chatId = match ? chatIdOfBase64url(match[1]!) : '';
   if (!match || !idSchema.safeParse(chatId).success) {
     throw new HttpError(
       400,
@@ -194,9 +195,9 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
     const body = await readJson(c, responsesBodySchema);
     agencyNamed(context, body.model);
     const { calls } = context.executor;
-    const { message, chatId, options } = toCall(body, c.req.header(CHAT_ID_HEADER));
+    const { message, chatId, options } = toCall(body, readChatIdHeader(c));
     context.registry.chats.remember(chatId, body.model);
-    c.header(CHAT_ID_HEADER, chatId);
+    setChatIdHeader(c, chatId);
     const ids = {
       id: responseIdFor(chatId),
       messageId: `msg_${randomUUID().replaceAll('-', '')}`,

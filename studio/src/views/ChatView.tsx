@@ -107,7 +107,9 @@ export function ChatView({
         (event) => update((turn) => ({ ...turn, tree: applyEvent(turn.tree, event) })),
         abort.signal,
       );
-      const created = res.headers.get('x-colloquy-chat-id');
+      // The server percent-encodes the chat id in this header (ids may be any text).
+      const header = res.headers.get('x-colloquy-chat-id');
+      const created = header === null ? null : decodeURIComponent(header);
       if (created && created !== chatId) {
         ownChat.current = created;
         onChatId(created);

@@ -18,7 +18,9 @@ describe('ill-formed ids over HTTP', () => {
         body: JSON.stringify({ message: 'hi', chatId }),
       });
       expect(res.status, chatId).toBe(400);
-      expect((await json(res)).error.code).toBe('CONFIG_INVALID');
+      const { error } = await json(res);
+      expect(error).toMatchObject({ code: 'INVALID_BODY', path: 'chatId' });
+      expect(error.message).toMatch(/lone UTF-16 surrogate/);
     }
     expect(await store.listThreads()).toEqual([]);
     const fine = await app.request('/agencies/echo/responses', {
