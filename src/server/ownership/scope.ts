@@ -11,7 +11,7 @@ import { routePath } from 'hono/route';
 import { parsePendingCall } from '../../agency/approvals.js';
 import { currentPrincipal, type Principal } from '../auth/principal.js';
 import { HttpError, notFound, runNotFound } from '../errors.js';
-import { CHAT_ID_HEADER } from '../openaiInput.js';
+import { readChatIdHeader } from '../chatIdHeader.js';
 import type { ServerRegistry } from '../registry.js';
 import { chatIdOfResponse } from '../routes/openaiResponses.js';
 import type { OwnerRecords } from './owners.js';
@@ -100,18 +100,18 @@ async function bodyFields(c: Context): Promise<Record<string, unknown>> {
 async function namedChatIds(c: Context): Promise<string[]> {
   const body = await bodyFields(c);
   const ids = new Set<string>();
-  const header = c.req.header(CHAT_ID_HEADER);
-  if (header) ids.add(header);
+  const tryAdd = (read: () => string | undefined) => {
+    try {
+      const id = read();
+      if (id) ids.add(id);
+    } catch {
+      // Not readable: the handler answers 400 naming the field or header.
+    }
+  };
+  tryAdd(() => readChatIdHeader(c));
   for (const field of ['chatId', 'user'] as const) {
     if (typeof body[field] === 'string' && body[field] !== '') ids.add(body[field]);
   }
-  const tryAdd = (read: () => string) => {
-    try {
-      ids.add(read());
-    } catch {
-      // Not parseable: the handler answers 400 naming the field.
-    }
-  };
   if (typeof body.previous_response_id === 'string')
     tryAdd(() => chatIdOfResponse(body.previous_response_id as string));
   if (typeof body.state === 'string') tryAdd(() => parsePendingCall(body.state as string).chatId);
