@@ -24,12 +24,14 @@ import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
+import { callRunRoutes } from './routes/callRuns.js';
 import { chatListRoutes } from './routes/chatList.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { traceRoutes } from './routes/traces.js';
+import { CallRuns } from './runs/callRuns.js';
 import { studioRoutes } from './studio.js';
 
 /** The default request body limit: 1 MiB. */
@@ -142,7 +144,10 @@ export function createApp(options: AppOptions): Hono {
   if (options.authenticate) app.use('*', userAuth(options.authenticate));
   else if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
   // Uploads (multipart) are taken only where a route reads them; cross-origin pages are refused above.
-  app.use('*', requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/responses(\/stream)?$/] }));
+  app.use(
+    '*',
+    requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/(responses(\/stream)?|runs)$/] }),
+  );
   app.use(
     '*',
     bodyLimit({
@@ -158,6 +163,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
+  app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/v1', openaiRoutes(context));

@@ -24,7 +24,7 @@ export type RoutePolicy =
    * `previous_response_id`), the `x-colloquy-chat-id` header or an approval `state` must be the
    * user's or new (then claimed); a call without one is claimed as it starts (scoped executor).
    */
-  | { kind: 'call' }
+  | { kind: 'call'; claimResponseRun?: boolean }
   /** Starts an ensemble run: a `runId` in the body must be the user's or new; the run is claimed. */
   | { kind: 'startRun' }
   /** A list whose entries (under `field`) are filtered to the user's own. */
@@ -60,6 +60,7 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
   'POST /agencies/:name/responses': { kind: 'call' },
   'POST /agencies/:name/responses/stream': { kind: 'call' },
   'POST /agencies/:name/resume': { kind: 'call' },
+  'POST /agencies/:name/runs': { kind: 'call', claimResponseRun: true }, // a background call
   'POST /v1/chat/completions': { kind: 'call' },
   'POST /v1/responses': { kind: 'call' },
   'DELETE /agencies/:name/chats/:chatId/calls': { kind: 'chat', param: 'chatId' },

@@ -143,9 +143,15 @@ async function enforce(c: Context, policy: RoutePolicy, scope: Scope, next: () =
       if (!(await scope.ownsRun(runId))) throw runNotFound(runId);
       return next();
     }
-    case 'call':
+    case 'call': {
       for (const chatId of await namedChatIds(c)) await scope.admitChat(chatId);
-      return next();
+      await next();
+      const body = policy.claimResponseRun && c.res.ok ? await responseJson(c) : null;
+      if (typeof body?.runId === 'string') {
+        await scope.owners.claim('run', body.runId, scope.principal.userId);
+      }
+      return;
+    }
     case 'startRun': {
       const { runId } = await bodyFields(c);
       if (typeof runId === 'string' && runId !== '') await scope.admitRun(runId);

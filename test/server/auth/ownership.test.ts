@@ -63,6 +63,16 @@ describe('ownership', () => {
     expect(await runsOf(alice)).toEqual([aliceRun]);
     expect(await runsOf(bob)).toEqual([]);
     expect(await runsOf(admin)).toEqual([aliceRun]);
+    const call = await (await alice.send('POST', '/agencies/echo/runs', { message: 'bg' })).json();
+    expect(call.status).toBe('running');
+    expect((await bob.get(`/runs/${call.runId}`)).status).toBe(404);
+    expect((await bob.get(`/runs/${call.runId}/events`)).status).toBe(404);
+    expect((await bob.send('DELETE', `/runs/${call.runId}`)).status).toBe(404);
+    const own = await until(
+      async () => (await alice.get(`/runs/${call.runId}`)).json(),
+      (state) => state.status !== 'running',
+    );
+    expect(own.status).toBe('completed');
 
     const traceChats = async (who: typeof alice) =>
       new Set(
