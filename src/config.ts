@@ -10,31 +10,14 @@
  * ```
  * @module
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
-import { modelProfileSchema } from './models/profile.js';
-import { loadProfiles } from './models/profiles.js';
+import { loadProfiles, projectConfigSchema, readProjectConfigFile } from './models/profiles.js';
 import type { LoadProfilesOptions, ProfileRegistry } from './models/profiles.js';
 import { parseYamlWithSchema } from './yamlErrors.js';
 
-/** The file name of the project configuration. */
-export const PROJECT_CONFIG_FILE = 'colloquy.yaml';
-
-/** The schema of `colloquy.yaml`. Unknown keys are errors. */
-export const projectConfigSchema = z
-  .object({
-    /** Named model profiles; they override the user's profiles of the same name. */
-    profiles: z.record(z.string().min(1), modelProfileSchema).optional(),
-    /** Where ensemble YAML files live, relative to the config file (default `ensembles`). */
-    ensembles_dir: z.string().min(1).default('ensembles'),
-    /** The store URL or path (the stores module interprets it). */
-    store: z.string().min(1).optional(),
-    /** Where agency definitions live, relative to the config file. */
-    agencies: z.string().min(1).optional(),
-  })
-  .strict();
+// The schema lives with the profile loader (models), so that `loadProfiles({ cwd })` can read a
+// project's profiles; the project configuration is re-exported from here as before.
+export { PROJECT_CONFIG_FILE, projectConfigSchema } from './models/profiles.js';
 
 /** The project configuration, with defaults applied. */
 export type ProjectConfig = z.output<typeof projectConfigSchema> & {
@@ -74,23 +57,8 @@ export function parseProjectConfig(
 export async function loadProjectConfig(
   options: LoadProjectConfigOptions = {},
 ): Promise<ProjectConfig> {
-  const baseDir = path.resolve(options.cwd ?? process.cwd());
-  const configPath = path.join(baseDir, PROJECT_CONFIG_FILE);
-  let text: string;
-  try {
-    text = await readFile(configPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { ...projectConfigSchema.parse({}), configPath: undefined, baseDir };
-    }
-    throw new ConfigError(
-      `Could not read ${configPath}: ${(error as Error).message}. Check the file's permissions.`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return { ...parseProjectConfig(text, configPath), configPath, baseDir };
+  const { config, configPath, baseDir } = await readProjectConfigFile(options.cwd ?? process.cwd());
+  return { ...config, configPath, baseDir };
 }
 
 /** Options of {@link loadProjectProfiles}. */
@@ -102,7 +70,8 @@ export interface LoadProjectProfilesOptions extends Omit<LoadProfilesOptions, 'p
 }
 
 /**
- * Loads the user's profiles and those of the project's `colloquy.yaml` (project ones win).
+ * Loads the user's profiles and those of the project's `colloquy.yaml` (project ones win): the
+ * same as `loadProfiles({ cwd })`, reusing an already loaded `projectConfig` when given.
  *
  * @example
  * ```ts

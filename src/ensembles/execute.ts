@@ -16,7 +16,6 @@ import type { PromptFormatter } from './llmAgent.js';
 import { runLlmAgent } from './llmAgent.js';
 import type { AgentInput, AgentOutcome, AgentRequest } from './runState.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
-import { scriptProtocolOf } from './llmorc/scriptProtocol.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
 import type { AnsweredRequest, ConversationState, EnsembleUsage } from './state.js';
 import type { WorkflowThread } from './workflowThread.js';
@@ -201,6 +200,8 @@ async function runOnce(
       baseDir: options.baseDir,
       stdin: {
         ...input,
+        // A fan-out instance's input is its item; llm-orc's base_input is the agent's own.
+        ...(input.fan_out ? { base_input: options.input.input } : {}),
         agent: agent.name,
         config: agent.config ?? {},
         conversation_state: {
@@ -211,7 +212,6 @@ async function runOnce(
       },
       timeoutMs,
       signal: options.signal,
-      protocol: scriptProtocolOf(agent, options.ensemble),
       ...(options.inputHandler ? { ask: (prompt: string) => ask(prompt) } : {}),
     });
     const output: Record<string, unknown> = { ...(run.reply.data ?? {}) };

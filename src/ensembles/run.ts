@@ -228,7 +228,8 @@ async function runHeld(
               ? 'max_agent_executions'
               : 'completed',
       };
-    const remaining = ensemble.conversation_limits.max_total_turns - conversation.turn_count;
+    const remaining =
+      (ensemble.conversation_limits.max_total_turns ?? Infinity) - conversation.turn_count;
     if (remaining <= 0) return { finish: 'max_total_turns' };
     return { agents: plan.ready.slice(0, remaining) };
   };

@@ -12,8 +12,10 @@
  *   output since this agent last ran, its condition (if any) is true, and it has triggered this
  *   agent fewer than `max_executions` times. Every `requires_all` dependency must hold, and when
  *   there are `requires_all: false` dependencies at least one of them must hold.
- * - An agent that would run but has reached `conversation.max_turns` or
- *   `conversation_limits.max_agent_executions` is blocked by a limit instead.
+ * - An agent that has reached its `conversation.max_turns`, or whose dependencies have triggered it
+ *   `max_executions` times, is simply not ready (as in ADR-005's executor). Only
+ *   `conversation_limits.max_agent_executions` blocks an agent that would otherwise run: such an
+ *   agent is `limited`, and a run that stops on it ends with `max_agent_executions`.
  * @module
  */
 import type { CompiledCondition, ConditionContext } from './conditions.js';
@@ -29,7 +31,7 @@ export type { SchedulerBook };
 export interface StepPlan {
   /** Agents to run now, in file order. */
   ready: string[];
-  /** Agents that would run but reached a per-agent limit. */
+  /** Agents that would run but reached `conversation_limits.max_agent_executions`. */
   limited: string[];
 }
 
@@ -60,7 +62,7 @@ function conditionHolds(expression: string, context: ConditionContext): boolean 
   return condition(context);
 }
 
-type DependencyStatus = 'holds' | 'exhausted' | 'no';
+type DependencyStatus = 'holds' | 'no';
 
 function dependencyStatus(
   agent: EnsembleAgent,
@@ -73,27 +75,25 @@ function dependencyStatus(
   const seen = book.consumed[agent.name]?.[dep.agent_name] ?? 0;
   if (runs === 0 || runs <= seen) return 'no';
   if (dep.condition !== undefined && !conditionHolds(dep.condition, context())) return 'no';
+  // A dependency that has triggered this agent max_executions times no longer makes it ready.
   const used = book.triggers[agent.name]?.[dep.agent_name] ?? 0;
-  return used < dep.max_executions ? 'holds' : 'exhausted';
+  return used < dep.max_executions ? 'holds' : 'no';
 }
 
-/** Whether the agent wants to run: 'run', 'limited' (only a limit stops it) or 'no'. */
+/** Whether the agent's dependencies (or a request, or triggers_conversation) make it ready. */
 function wants(
   agent: EnsembleAgent,
   state: ConversationState,
   book: SchedulerBook,
   context: () => ConditionContext,
-): 'run' | 'limited' | 'no' {
+): boolean {
   const own = state.agent_execution_count[agent.name] ?? 0;
-  if (book.requests[agent.name]?.length) return 'run';
-  if (agent.depends_on.length === 0) return own < agent.conversation.max_turns ? 'run' : 'no';
-  if (own === 0 && agent.conversation.triggers_conversation) return 'run';
-  let exhausted = false;
+  if (book.requests[agent.name]?.length) return true;
+  if (agent.depends_on.length === 0) return true;
+  if (own === 0 && agent.conversation.triggers_conversation) return true;
   const statusOf = (dep: EnsembleDependency) => {
     try {
-      const status = dependencyStatus(agent, dep, state, book, context);
-      if (status === 'exhausted') exhausted = true;
-      return status;
+      return dependencyStatus(agent, dep, state, book, context);
     } catch (error) {
       throw error instanceof ConditionError ? new SchedulingError(agent.name, error) : error;
     }
@@ -104,10 +104,7 @@ function wants(
   const anyStatus = any.map(statusOf);
   const allOk = allStatus.every((status) => status === 'holds');
   const anyOk = any.length === 0 || anyStatus.includes('holds');
-  if (allOk && anyOk) return 'run';
-  const allNearly = allStatus.every((status) => status !== 'no');
-  const anyNearly = any.length === 0 || anyStatus.some((status) => status !== 'no');
-  return exhausted && allNearly && anyNearly ? 'limited' : 'no';
+  return allOk && anyOk;
 }
 
 /** The variables conditions see. */
@@ -131,14 +128,12 @@ export function planStep(
   const context = () => (cached ??= conditionContext(state));
   const plan: StepPlan = { ready: [], limited: [] };
   for (const agent of ensemble.agents) {
-    const decision = wants(agent, state, book, context);
-    if (decision === 'no') continue;
     const own = state.agent_execution_count[agent.name] ?? 0;
-    const cap = Math.min(
-      agent.conversation.max_turns,
-      ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity,
-    );
-    if (decision === 'limited' || own >= cap) plan.limited.push(agent.name);
+    // An agent that used up its own max_turns is not ready (ADR-005's should_execute_agent).
+    if (own >= agent.conversation.max_turns) continue;
+    if (!wants(agent, state, book, context)) continue;
+    const cap = ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity;
+    if (own >= cap) plan.limited.push(agent.name);
     else plan.ready.push(agent.name);
   }
   return plan;

@@ -4,6 +4,7 @@
  * `system_prompt`, so that llm-orc files load with at most renamed keys.
  * @module
  */
+import { dependencyConditionAsCel } from './pythonConditions.js';
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';
 import { parseDispatch } from './dispatch.js';
@@ -190,7 +191,8 @@ export const agentSchema = z
 /** Global limits of one conversation. */
 export const conversationLimitsSchema = z
   .object({
-    max_total_turns: z.number().int().positive().default(20),
+    /** Default 20 when an agent declares `conversation:` (ADR-005's default); else no limit. */
+    max_total_turns: z.number().int().positive().optional(),
     max_agent_executions: z.record(z.string(), z.number().int().nonnegative()).default({}),
     timeout_seconds: z.number().positive().default(300),
   })
@@ -204,7 +206,6 @@ export const ensembleFileSchema = z
     default_task: z.string().optional(),
     agents: z.array(agentSchema).min(1, 'expected at least one agent'),
     conversation_limits: conversationLimitsSchema.default({
-      max_total_turns: 20,
       max_agent_executions: {},
       timeout_seconds: 300,
     }),
@@ -244,7 +245,11 @@ export interface EnsembleAgent extends AgentExecution {
 
 /** Global limits, defaults applied. */
 export interface ConversationLimits {
-  max_total_turns: number;
+  /**
+   * Turns in the whole run. Absent when the file sets none and no agent declares `conversation:`:
+   * such an ensemble runs each agent at most once, as llm-orc does, however many agents it has.
+   */
+  max_total_turns?: number;
   max_agent_executions: Record<string, number>;
   timeout_seconds: number;
 }
@@ -266,6 +271,23 @@ export interface Ensemble {
   script_protocol?: 'llm-orc' | 'colloquy';
 }
 
+/** A condition as CEL: ADR-005's Python translated (validation reported any that is not). */
+function asCel(condition: string, dependency: string): string {
+  const converted = dependencyConditionAsCel(condition, dependency);
+  return 'cel' in converted ? converted.cel : condition;
+}
+
+/** ADR-005's default turn limit, applied only to ensembles that declare a conversation. */
+export const DEFAULT_MAX_TOTAL_TURNS = 20;
+
+/** The run's limits: ADR-005's default `max_total_turns` only when an agent declares `conversation:`. */
+function conversationLimits(file: EnsembleFile): ConversationLimits {
+  const { max_total_turns, ...rest } = file.conversation_limits;
+  const conversational = file.agents.some((agent) => agent.conversation !== undefined);
+  const turns = max_total_turns ?? (conversational ? DEFAULT_MAX_TOTAL_TURNS : undefined);
+  return { ...rest, ...(turns !== undefined ? { max_total_turns: turns } : {}) };
+}
+
 /** Folds aliases and applies defaults. Assumes the file passed {@link ensembleFileSchema}. */
 export function normalizeEnsemble(
   file: EnsembleFile,
@@ -277,7 +299,7 @@ export function normalizeEnsemble(
     default_task: file.default_task ?? file.task,
     ...(pickLlmOrcMetadata(file) ? { llmorc: pickLlmOrcMetadata(file) } : {}),
     ...(file.script_protocol ? { script_protocol: file.script_protocol } : {}),
-    conversation_limits: file.conversation_limits,
+    conversation_limits: conversationLimits(file),
     baseDir: where.baseDir,
     file: where.file,
     agents: file.agents.map((agent) => ({
@@ -293,7 +315,8 @@ export function normalizeEnsemble(
           ? { agent_name: dep, max_executions: 1, requires_all: true }
           : {
               agent_name: dep.agent_name,
-              condition: dep.condition,
+              condition:
+                dep.condition === undefined ? undefined : asCel(dep.condition, dep.agent_name),
               max_executions: dep.max_executions ?? 1,
               requires_all: dep.requires_all ?? true,
             },

@@ -1,21 +1,17 @@
 /**
- * Script agents. Two protocols: Colloquy's (one JSON object on stdin,
- * `{ input, context, conversation_state }`, and one on stdout, `{ success, data, error?,
- * agent_requests? }`) and llm-orc's (see `llmorc/scriptProtocol.ts`: any stdout is kept).
- * Scripts are spawned as the leader of their own process group, so that a timeout kills the
- * script and everything it started; the run stops waiting at the timeout even when a descendant
- * that left the group keeps stdout open. Bundled primitives run in-process.
+ * Script agents, with one protocol everywhere: llm-orc's, with Colloquy's fields (see
+ * `llmorc/scriptProtocol.ts`: one JSON object on stdin, `INPUT_DATA`/`INPUT_TEXT`/
+ * `AGENT_PARAMETERS` in the environment, any stdout kept). Scripts are spawned as the leader of
+ * their own process group, so that a timeout kills the script and everything it started; the run
+ * stops waiting at the timeout even when a descendant that left the group keeps stdout open.
+ * Bundled primitives run in-process.
  * @module
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
 import { llmOrcDirOf } from './llmorc/project.js';
-import {
-  isColloquyStdin,
-  llmOrcInputFromColloquy,
-  parseLlmOrcOutput,
-} from './llmorc/scriptProtocol.js';
+import { isColloquyStdin, parseScriptOutput, scriptInput } from './llmorc/scriptProtocol.js';
 import { PRIMITIVES } from './primitives/registry.js';
 import { resolveScript, splitCommand } from './scriptResolve.js';
 import type { ResolvedScript, ScriptProtocol } from './scriptResolve.js';
@@ -31,7 +27,7 @@ export interface ScriptAgentRequest {
   key?: string;
 }
 
-/** What a script writes on stdout. */
+/** A script's reply as read: `data` is the agent's output (see `parseScriptOutput`). */
 export interface ScriptAgentReply {
   success: boolean;
   data?: Record<string, unknown>;
@@ -43,7 +39,7 @@ export interface ScriptAgentReply {
 export interface ScriptAgentOptions {
   /** The agent's name, for messages. */
   agent: string;
-  /** A command line (no shell: split on spaces, `'` and `"` quote) or a path to an executable. */
+  /** A path to a script (with arguments after it), or an inline bash script. */
   command: string;
   /** Directory that relative script paths resolve from, and the working directory (default cwd). */
   baseDir?: string;
@@ -55,11 +51,11 @@ export interface ScriptAgentOptions {
   signal?: AbortSignal;
   /** Called with the pid once spawned (tests use it). */
   onSpawn?: (pid: number) => void;
-  /** `colloquy` (default): strict JSON reply. `llm-orc`: any stdout, inline bash commands. */
+  /** @deprecated There is one protocol; this is ignored. */
   protocol?: ScriptProtocol;
   /** The project directory holding `.llm-orc/` (searched for scripts after `baseDir`). */
   projectDir?: string;
-  /** The working directory of the script (default `baseDir`). */
+  /** The working directory (default: the caller's in an llm-orc project, else `baseDir`). */
   cwd?: string;
   /** Variables added to the script's environment (llm-orc's `INPUT_DATA`, ...). */
   env?: Record<string, string>;
@@ -120,65 +116,25 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function parseReply(agent: string, stdout: string, stderr: string): ScriptAgentReply {
-  let reply: unknown;
-  try {
-    reply = JSON.parse(stdout);
-  } catch {
-    const shown = stdout.trim() === '' ? '(nothing)' : JSON.stringify(stdout.slice(0, 200));
-    throw new AgentRunError(
-      agent,
-      `its stdout is not JSON: ${shown}. A script agent must print one JSON object {"success": true, "data": {...}}.`,
-      { stderr },
-    );
-  }
-  const object = reply as Partial<ScriptAgentReply> | null;
-  if (
-    !object ||
-    typeof object !== 'object' ||
-    Array.isArray(object) ||
-    typeof object.success !== 'boolean'
-  ) {
-    throw new AgentRunError(
-      agent,
-      `its reply ${JSON.stringify(reply).slice(0, 200)} has no boolean "success". Print {"success": true, "data": {...}}.`,
-      { stderr },
-    );
-  }
-  if (
-    object.data !== undefined &&
-    (typeof object.data !== 'object' || object.data === null || Array.isArray(object.data))
-  ) {
-    throw new AgentRunError(
-      agent,
-      `its "data" is ${JSON.stringify(object.data).slice(0, 100)}, not an object. Wrap it, e.g. {"data": {"value": ...}}.`,
-      { stderr },
-    );
-  }
-  return object as ScriptAgentReply;
-}
-
 /**
- * Fills in llm-orc defaults: a script whose `baseDir` lies in a `.llm-orc/` directory speaks
- * llm-orc's protocol, is searched for in that project and runs in the project directory; and
- * Colloquy-shaped stdin is converted to llm-orc's (see `llmOrcInputFromColloquy`).
+ * Fills in the protocol's defaults: a script whose `baseDir` lies in a `.llm-orc/` directory is
+ * searched for in that project and runs in the caller's directory (as llm-orc runs it); and
+ * Colloquy-shaped stdin gets llm-orc's fields and environment (see `scriptInput`).
  */
 export function withLlmOrcDefaults(options: ScriptAgentOptions): ScriptAgentOptions {
   const llmOrcDir = options.baseDir ? llmOrcDirOf(options.baseDir) : undefined;
-  const protocol = options.protocol ?? (llmOrcDir ? 'llm-orc' : 'colloquy');
-  if (protocol !== 'llm-orc') return { ...options, protocol };
   const projectDir = options.projectDir ?? (llmOrcDir ? path.dirname(llmOrcDir) : undefined);
-  const converted = isColloquyStdin(options.stdin)
-    ? llmOrcInputFromColloquy(options.agent, options.stdin)
-    : undefined;
+  const converted = scriptInput(options.agent, options.stdin);
   return {
     ...options,
-    protocol,
-    projectDir,
+    protocol: 'llm-orc',
+    ...(projectDir ? { projectDir } : {}),
     // llm-orc runs scripts in the directory it was started from.
-    cwd: options.cwd ?? process.cwd(),
-    stdin: converted?.stdin ?? options.stdin,
-    env: { ...converted?.env, ...options.env },
+    ...(llmOrcDir ? { cwd: options.cwd ?? process.cwd() } : {}),
+    stdin: converted.stdin,
+    ...(Object.keys(converted.env).length || options.env
+      ? { env: { ...converted.env, ...options.env } }
+      : {}),
   };
 }
 
@@ -198,43 +154,35 @@ async function runPrimitive(options: ScriptAgentOptions, name: string): Promise<
     cwd: options.cwd ?? options.baseDir ?? process.cwd(),
     ask: options.ask,
   });
-  const stdout = JSON.stringify(result, null, 2);
-  if (options.protocol === 'llm-orc') return finishReply(options, stdout, '');
-  // Colloquy protocol: the primitive's object is the data of the reply.
-  if (result.success === false)
-    throw new AgentRunError(
-      options.agent,
-      `${name} failed: ${String(result.error ?? 'no error message')}`,
-      {
-        output: result,
-      },
-    );
-  return { reply: { success: true, data: result }, stderr: '', stdout };
+  return finishReply(options, JSON.stringify(result, null, 2), '');
 }
 
-/** Turns a finished script's stdout into a reply, with the protocol's rules. */
+/** Turns a finished script's stdout into a reply (see `parseScriptOutput`). */
 function finishReply(options: ScriptAgentOptions, stdout: string, stderr: string): ScriptAgentRun {
-  const { agent } = options;
-  if (options.protocol === 'llm-orc') {
-    const read = parseLlmOrcOutput(stdout);
-    if (read.failure !== undefined)
-      throw new AgentRunError(agent, `it reported "success": false: ${read.failure}`, {
-        stderr,
-        output: read.output,
-      });
-    return { reply: { success: true, data: read.output }, stderr, stdout: read.response };
-  }
-  const reply = parseReply(agent, stdout, stderr);
-  if (!reply.success) {
+  const read = parseScriptOutput(stdout);
+  if (read.failure !== undefined)
     throw new AgentRunError(
-      agent,
-      `it replied success: false: ${reply.error ?? '(no error message)'}`,
-      {
-        stderr,
-      },
+      options.agent,
+      `it reported "success": false: ${read.failure}. It printed: ${shown(read.response)}`,
+      { stderr, output: read.output },
     );
-  }
-  return { reply, stderr, stdout: stdout.trim() };
+  return {
+    reply: {
+      success: true,
+      data: read.output,
+      ...(read.agentRequests !== undefined
+        ? { agent_requests: read.agentRequests as ScriptAgentRequest[] }
+        : {}),
+    },
+    stderr,
+    stdout: read.response,
+  };
+}
+
+/** What a script printed, cut for a message. */
+function shown(text: string): string {
+  if (text === '') return '(nothing)';
+  return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
 /**
@@ -317,14 +265,12 @@ function spawnScript(
       const errText = stderrText();
       if (code !== 0) {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        const hint =
-          options.protocol === 'llm-orc'
-            ? 'Fix the script so that it exits 0.'
-            : 'Fix the script so it exits 0 after printing its JSON reply.';
+        const printed = Buffer.concat(stdout).toString('utf8').trim();
         return reject(
           new AgentRunError(
             agent,
-            `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}. ${hint}`,
+            `${file} ${how}${errText ? `; stderr: ${errText.trim().slice(-500)}` : ''}` +
+              `${printed ? `; it printed: ${shown(printed)}` : ''}. Fix the script so that it exits 0.`,
             { stderr: errText },
           ),
         );

@@ -3,11 +3,11 @@
  * is looked up as llm-orc does: next to the ensemble file, then `.llm-orc/scripts/`, `.llm-orc/`
  * and the project directory, each also with hyphens read as underscores and without a leading
  * `scripts/`; then Colloquy's bundled primitives (`primitives/file-ops/read_file.py` and the like).
- * Anything else is a command: a program on PATH (Colloquy protocol, no shell) or an inline bash
- * script (llm-orc protocol).
+ * Anything else is an inline bash script (`set -euo pipefail`), as in llm-orc: `node tool.js --x`
+ * and `echo '{"ok": true}'` both run.
  * @module
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
 import { primitiveNameOf } from './primitives/registry.js';
@@ -15,7 +15,10 @@ import { primitiveNameOf } from './primitives/registry.js';
 /** Extensions that make a script reference a path even without a `/` (llm-orc's list and ours). */
 export const SCRIPT_EXTENSIONS = ['.py', '.sh', '.bash', '.js', '.mjs', '.cjs', '.rb'];
 
-/** Which protocol a script agent speaks (see `llmorc/scriptProtocol.ts`). */
+/**
+ * @deprecated There is one script protocol (see `llmorc/scriptProtocol.ts`); `script_protocol:`
+ * is accepted in files and has no effect.
+ */
 export type ScriptProtocol = 'colloquy' | 'llm-orc';
 
 /** Options of {@link resolveScript}. */
@@ -24,7 +27,7 @@ export interface ResolveScriptOptions {
   baseDir: string;
   /** The project directory holding `.llm-orc/` (default: none). */
   projectDir?: string;
-  /** llm-orc: unknown extensions run with bash and non-paths are inline bash. Default colloquy. */
+  /** @deprecated There is one protocol; this is ignored. */
   protocol?: ScriptProtocol;
 }
 
@@ -94,7 +97,28 @@ const isFile = (file: string): boolean => {
   }
 };
 
-function interpreterFor(file: string, protocol: ScriptProtocol): string[] | undefined {
+/** Whether a file starts with `#!` or is a native executable (ELF, Mach-O): it runs itself. */
+function runsItself(file: string): boolean {
+  const head = Buffer.alloc(4);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const read = readSync(fd, head, 0, 4, 0);
+    const magic = head.subarray(0, read);
+    return (
+      magic.subarray(0, 2).toString('latin1') === '#!' ||
+      magic.toString('latin1') === '\x7fELF' ||
+      (magic.length === 4 &&
+        [0xfeedfacf, 0xcffaedfe, 0xfeedface, 0xcefaedfe].includes(magic.readUInt32BE(0)))
+    );
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function interpreterFor(file: string): string[] | undefined {
   switch (path.extname(file).toLowerCase()) {
     case '.js':
     case '.mjs':
@@ -108,13 +132,14 @@ function interpreterFor(file: string, protocol: ScriptProtocol): string[] | unde
     case '.rb':
       return ['ruby'];
     default:
-      // llm-orc runs a file with any other extension with bash; Colloquy executes it directly.
-      return protocol === 'llm-orc' ? ['bash'] : undefined;
+      // llm-orc runs a file with any other extension with bash; one with a #! line (or a
+      // native executable) runs itself, since bash would misread it.
+      return runsItself(file) ? undefined : ['bash'];
   }
 }
 
-function spawnFile(file: string, args: string[], protocol: ScriptProtocol): ResolvedScript {
-  const interpreter = interpreterFor(file, protocol);
+function spawnFile(file: string, args: string[]): ResolvedScript {
+  const interpreter = interpreterFor(file);
   return interpreter
     ? {
         kind: 'spawn',
@@ -136,7 +161,6 @@ function spawnFile(file: string, args: string[], protocol: ScriptProtocol): Reso
  * ```
  */
 export function resolveScript(script: string, options: ResolveScriptOptions): ResolvedScript {
-  const protocol = options.protocol ?? 'colloquy';
   const trimmed = script.trim();
   if (trimmed === '')
     throw new ColloquyError(
@@ -146,27 +170,24 @@ export function resolveScript(script: string, options: ResolveScriptOptions): Re
   const words = splitCommand(trimmed);
   const first = words[0]!;
   const args = words.slice(1);
-  const ref = trimmed.includes('\n') ? trimmed : first;
   if (
     !trimmed.includes('\n') &&
     (looksLikePath(first) || isFile(path.resolve(options.baseDir, first)))
   ) {
     if (path.isAbsolute(first)) {
-      if (isFile(first)) return spawnFile(first, args, protocol);
+      if (isFile(first)) return spawnFile(first, args);
       const primitive = primitiveNameOf(first);
       if (primitive) return { kind: 'primitive', name: primitive };
       throw new ScriptNotFoundError(first, [first]);
     }
     const candidates = scriptCandidates(first, options);
     const found = candidates.find(isFile);
-    if (found) return spawnFile(found, args, protocol);
+    if (found) return spawnFile(found, args);
     const primitive = primitiveNameOf(first);
     if (primitive) return { kind: 'primitive', name: primitive };
     throw new ScriptNotFoundError(first, [...candidates, '(bundled primitives)']);
   }
-  if (protocol === 'llm-orc')
-    return { kind: 'spawn', file: 'bash', args: ['-c', `set -euo pipefail\n${trimmed}`] };
-  return { kind: 'spawn', file: ref, args };
+  return { kind: 'spawn', file: 'bash', args: ['-c', `set -euo pipefail\n${trimmed}`] };
 }
 
 /** A problem with a `script` field for `colloquy validate` (a missing file), or undefined. */

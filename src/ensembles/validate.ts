@@ -14,6 +14,8 @@ import {
 } from '../yamlErrors.js';
 import { checkCondition } from './conditions.js';
 import { dispatchDependencyProblem, namedEnsembles } from './dispatch.js';
+import { depsOf, unconditionalCycles } from './cycles.js';
+import { dependencyConditionAsCel } from './pythonConditions.js';
 import { ensembleFileSchema, normalizeEnsemble } from './schema.js';
 import type { Ensemble } from './schema.js';
 
@@ -53,8 +55,12 @@ export interface ValidateEnsembleOptions {
 /** What {@link validateEnsembleText} found: every issue, and the ensemble when there were none. */
 export interface EnsembleValidation {
   issues: EnsembleIssue[];
+  /** Information that is not a problem: each ADR-005 Python condition and the CEL it became. */
+  notes?: EnsembleIssue[];
   ensemble?: Ensemble;
 }
+
+export { unconditionalCycles };
 
 /** Formats an issue as `file:line:column: path: message`. */
 export function formatEnsembleIssue(issue: EnsembleIssue): string {
@@ -67,11 +73,6 @@ type Raw = Record<string, unknown>;
 
 const asRecord = (value: unknown): Raw | undefined =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Raw) : undefined;
-
-function depsOf(agent: Raw): { key: string; list: unknown[] } {
-  const key = agent.depends_on !== undefined ? 'depends_on' : 'dependencies';
-  return { key, list: Array.isArray(agent[key]) ? (agent[key] as unknown[]) : [] };
-}
 
 /** The keys that say what an agent runs; exactly one source must be present. */
 const SOURCES = ['script', 'model_profile', 'model', 'ensemble', 'loop', 'dispatch'] as const;
@@ -121,6 +122,7 @@ function checkAgent(
   names: Set<string>,
   options: ValidateEnsembleOptions,
   report: Report,
+  note: Report,
 ): void {
   const at: Path = ['agents', index];
   checkSource(agent, at, report);
@@ -165,13 +167,26 @@ function checkAgent(
       );
     }
     if (typeof object?.condition === 'string') {
-      const problem = checkCondition(object.condition);
+      const where: Path = [...at, key, d, 'condition'];
+      const converted = dependencyConditionAsCel(
+        object.condition,
+        typeof target === 'string' ? target : 'dependency',
+      );
+      if ('problem' in converted) {
+        report(where, converted.problem.message, converted.problem.offset);
+        return;
+      }
+      const problem = checkCondition(converted.cel);
       if (problem)
         report(
-          [...at, key, d, 'condition'],
-          `${problem.message} (character ${problem.offset + 1})`,
-          problem.offset,
+          where,
+          converted.translated
+            ? `the Python condition was translated to CEL "${converted.cel}", which fails: ${problem.message}`
+            : `${problem.message} (character ${problem.offset + 1})`,
+          converted.translated ? undefined : problem.offset,
         );
+      else if (converted.translated)
+        note(where, `ADR-005 Python condition, run as the CEL: ${converted.cel}`);
     }
   });
   if (typeof agent.dispatch === 'string') {
@@ -187,59 +202,12 @@ function checkAgent(
   }
 }
 
-/**
- * Unconditional edges agent -> dependency; returns each cycle once, as names. Iterative (an
- * explicit stack), so a chain of thousands of agents cannot overflow the call stack.
- */
-export function unconditionalCycles(agents: Raw[]): { index: number; cycle: string[] }[] {
-  const edges = new Map<string, string[]>();
-  const indexOf = new Map<string, number>();
-  agents.forEach((agent, index) => {
-    if (typeof agent.name !== 'string') return;
-    if (!indexOf.has(agent.name)) indexOf.set(agent.name, index);
-    const targets = depsOf(agent).list.flatMap((dep) => {
-      if (typeof dep === 'string') return [dep];
-      const object = asRecord(dep);
-      return object && object.condition === undefined && typeof object.agent_name === 'string'
-        ? [object.agent_name]
-        : [];
-    });
-    edges.set(agent.name, targets);
-  });
-  const found: { index: number; cycle: string[] }[] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const path: string[] = [];
-  const position = new Map<string, number>();
-  for (const root of edges.keys()) {
-    if (state.has(root)) continue;
-    const frames: { name: string; next: number }[] = [{ name: root, next: 0 }];
-    state.set(root, 'open');
-    position.set(root, path.push(root) - 1);
-    while (frames.length > 0) {
-      const frame = frames[frames.length - 1]!;
-      const targets = edges.get(frame.name) ?? [];
-      if (frame.next >= targets.length) {
-        frames.pop();
-        path.pop();
-        position.delete(frame.name);
-        state.set(frame.name, 'done');
-        continue;
-      }
-      const next = targets[frame.next++]!;
-      if (state.get(next) === 'open') {
-        const cycle = [...path.slice(position.get(next)), next];
-        found.push({ index: indexOf.get(next) ?? 0, cycle });
-      } else if (!state.has(next) && edges.has(next)) {
-        state.set(next, 'open');
-        position.set(next, path.push(next) - 1);
-        frames.push({ name: next, next: 0 });
-      }
-    }
-  }
-  return found;
-}
-
-function semanticChecks(raw: Raw, options: ValidateEnsembleOptions, report: Report): void {
+function semanticChecks(
+  raw: Raw,
+  options: ValidateEnsembleOptions,
+  report: Report,
+  note: Report,
+): void {
   const agents = (Array.isArray(raw.agents) ? raw.agents : []).map(
     (agent) => asRecord(agent) ?? {},
   );
@@ -253,7 +221,7 @@ function semanticChecks(raw: Raw, options: ValidateEnsembleOptions, report: Repo
       );
     names.add(agent.name);
   });
-  agents.forEach((agent, index) => checkAgent(agent, index, names, options, report));
+  agents.forEach((agent, index) => checkAgent(agent, index, names, options, report, note));
   for (const { index, cycle } of unconditionalCycles(agents)) {
     report(
       ['agents', Math.max(0, index), 'name'],
@@ -374,8 +342,15 @@ export function validateEnsembleText(
       } else report(path, issue.message);
     }
   }
-  semanticChecks(asRecord(raw) ?? {}, options, (path, message, offset) =>
-    report(path, message, offset),
+  const notes: EnsembleIssue[] = [];
+  semanticChecks(
+    asRecord(raw) ?? {},
+    options,
+    (path, message, offset) => report(path, message, offset),
+    (path, message) => {
+      const { line, column } = locate(doc, lineCounter, path, undefined, false);
+      notes.push({ file, line, column, path: formatYamlPath(path), message });
+    },
   );
   const rawAgents = asRecord(raw)?.agents;
   (Array.isArray(rawAgents) ? rawAgents : []).forEach((value, index) => {
@@ -391,9 +366,10 @@ export function validateEnsembleText(
     }
   });
   issues.sort((a, b) => a.line - b.line || a.column - b.column);
-  if (issues.length > 0 || !parsed.success) return { issues };
+  if (issues.length > 0 || !parsed.success) return { issues, ...(notes.length ? { notes } : {}) };
   return {
     issues,
+    ...(notes.length ? { notes } : {}),
     ensemble: normalizeEnsemble(parsed.data, { baseDir: options.baseDir, file: options.file }),
   };
 }

@@ -1,7 +1,9 @@
 /**
  * The profile registry: named model profiles merged from the user's file
  * (`~/.config/colloquy/profiles.yaml`), the project's `colloquy.yaml` and programmatic extras,
- * in that order (later ones override earlier ones).
+ * in that order (later ones override earlier ones). The schema of `colloquy.yaml` lives here, so
+ * that `loadProfiles({ cwd })` reads a project's profiles without the config layer (`config.ts`
+ * re-exports it and adds the rest of the project configuration).
  * @module
  */
 import { readFile } from 'node:fs/promises';
@@ -50,15 +52,71 @@ export interface ProfileSource {
   lenient?: boolean;
 }
 
+/** The file name of the project configuration. */
+export const PROJECT_CONFIG_FILE = 'colloquy.yaml';
+
+/** The schema of `colloquy.yaml`. Unknown keys are errors. */
+export const projectConfigSchema = z
+  .object({
+    /** Named model profiles; they override the user's profiles of the same name. */
+    profiles: z.record(z.string().min(1), modelProfileSchema).optional(),
+    /** Where ensemble YAML files live, relative to the config file (default `ensembles`). */
+    ensembles_dir: z.string().min(1).default('ensembles'),
+    /** The store URL or path (the stores module interprets it). */
+    store: z.string().min(1).optional(),
+    /** Where agency definitions live, relative to the config file. */
+    agencies: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** A `colloquy.yaml` as read from a directory: its settings, path and directory. */
+export interface ProjectConfigFile {
+  config: z.output<typeof projectConfigSchema>;
+  /** The absolute path of the file read, or undefined when the directory has none. */
+  configPath: string | undefined;
+  /** The directory relative paths in the file resolve from. */
+  baseDir: string;
+}
+
+/**
+ * Reads `colloquy.yaml` from `dir` (no upward search). A missing file gives the defaults; an
+ * unreadable or invalid one throws a ConfigError naming `file:line:column` and the fix.
+ */
+export async function readProjectConfigFile(dir: string): Promise<ProjectConfigFile> {
+  const baseDir = path.resolve(dir);
+  const configPath = path.join(baseDir, PROJECT_CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(configPath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { config: projectConfigSchema.parse({}), configPath: undefined, baseDir };
+    throw new ConfigError(
+      `Could not read ${configPath}: ${(error as Error).message}. Check the file's permissions.`,
+      { cause: error },
+    );
+  }
+  return {
+    config: parseYamlWithSchema(configPath, text, projectConfigSchema),
+    configPath,
+    baseDir,
+  };
+}
+
 /** Options of {@link loadProfiles}. */
 export interface LoadProfilesOptions {
+  /**
+   * The directory whose `colloquy.yaml` holds the project's profiles (default `process.cwd()`;
+   * no upward search). Ignored when `project` is given.
+   */
+  cwd?: string;
   /** The user's profiles file (default `~/.config/colloquy/profiles.yaml`); missing is fine. */
   userConfigPath?: string;
   /** Profiles given in code; they override every file. */
   extra?: ProfileMap;
   /**
-   * The project's profiles and where they came from (the base layer's `loadProjectProfiles`
-   * reads them from `colloquy.yaml`). Default: no project profiles, paths relative to the cwd.
+   * The project's profiles and where they came from, when the caller has read them already
+   * (`loadProjectProfiles` passes its loaded config). Default: read from `cwd`'s `colloquy.yaml`.
    */
   project?: ProjectProfiles;
   /** More sources, between the user's file and the project's (e.g. llm-orc's config files). */
@@ -210,19 +268,25 @@ async function readUserProfiles(file: string): Promise<ProfileMap> {
   return parseYamlWithSchema(file, text, userProfilesFileSchema).profiles;
 }
 
+async function projectProfilesOf(options: LoadProfilesOptions): Promise<ProjectProfiles> {
+  if (options.project) return options.project;
+  const { config, configPath, baseDir } = await readProjectConfigFile(options.cwd ?? process.cwd());
+  return { baseDir, configPath, profiles: config.profiles };
+}
+
 /**
- * Loads the profiles of the user's file, the project's `colloquy.yaml` and `extra`; project
- * profiles override user ones, and `extra` overrides both.
+ * Loads the profiles of the user's file, the project's `colloquy.yaml` (in `cwd`, default the
+ * working directory) and `extra`; project profiles override user ones, and `extra` overrides both.
  *
  * @example
  * ```ts
- * const registry = await loadProfiles({ project: { baseDir: process.cwd() } });
+ * const registry = await loadProfiles({ cwd: '/path/to/project' }); // user file + its colloquy.yaml
  * const model = createModel('fast', registry);
  * ```
  */
 export async function loadProfiles(options: LoadProfilesOptions = {}): Promise<ProfileRegistry> {
   const userPath = path.resolve(options.userConfigPath ?? defaultUserProfilesPath());
-  const project: ProjectProfiles = options.project ?? { baseDir: process.cwd() };
+  const project = await projectProfilesOf(options);
   const sources: ProfileSource[] = [
     {
       source: userPath,

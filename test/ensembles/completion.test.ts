@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadEnsemble } from '../../src/ensembles/load.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { ensembleFrom, tempDir, writeCounter, writeScript } from './helpers.js';
 
@@ -55,13 +58,50 @@ describe('completion reasons and limits', () => {
     expect(result.agent_execution_count).toEqual({ ping: 2, pong: 2 });
   });
 
-  it('max_agent_executions: conversation.max_turns of an agent stops it too', async () => {
+  it('completed: an agent that used up its own max_turns is not ready (ADR-005), not limited', async () => {
     const dir = tempDir();
     const ensemble = loop(dir, '  max_total_turns: 50\n');
     ensemble.agents[1]!.conversation.max_turns = 3;
     const result = await runEnsemble(ensemble);
-    expect(result.completion_reason).toBe('max_agent_executions');
+    expect(result.completion_reason).toBe('completed');
     expect(result.agent_execution_count.pong).toBe(3);
+  });
+
+  it('an ensemble that declares no conversation has no turn limit: a 25-agent chain in an llm-orc project runs every agent', async () => {
+    const dir = tempDir();
+    const folder = path.join(dir, '.llm-orc', 'ensembles');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'step.sh'), 'echo "step $AGENT_NAME"\n');
+    const agents = Array.from({ length: 25 }, (_, i) =>
+      i === 0
+        ? `  - { name: a0, script: step.sh }`
+        : `  - { name: a${i}, script: step.sh, depends_on: [a${i - 1}] }`,
+    );
+    const file = path.join(folder, 'chain.yaml');
+    writeFileSync(file, `name: chain\nagents:\n${agents.join('\n')}\n`);
+    const ensemble = await loadEnsemble(file);
+    expect(ensemble.conversation_limits.max_total_turns).toBeUndefined();
+    const result = await runEnsemble(ensemble);
+    expect(result.completion_reason).toBe('completed');
+    expect(result.turn_count).toBe(25);
+    expect(result.failed_agents).toEqual([]);
+  });
+
+  it('ADR-005 default of 20 turns applies once an agent declares conversation:', () => {
+    const dir = tempDir();
+    const script = writeCounter(dir);
+    const plain = ensembleFrom(`name: p\nagents:\n  - { name: a, script: ${script} }\n`, dir);
+    const talking = ensembleFrom(
+      `name: t\nagents:\n  - { name: a, script: ${script}, conversation: { max_turns: 2 } }\n`,
+      dir,
+    );
+    const declared = ensembleFrom(
+      `name: d\nagents:\n  - { name: a, script: ${script} }\nconversation_limits: { max_total_turns: 7 }\n`,
+      dir,
+    );
+    expect(plain.conversation_limits.max_total_turns).toBeUndefined();
+    expect(talking.conversation_limits.max_total_turns).toBe(20);
+    expect(declared.conversation_limits.max_total_turns).toBe(7);
   });
 
   it('max_executions of a dependency bounds how often it re-triggers', async () => {
@@ -75,7 +115,8 @@ describe('completion reasons and limits', () => {
       'ping',
       'pong',
     ]);
-    expect(result.completion_reason).toBe('max_agent_executions');
+    // An exhausted dependency is not a limit that stopped a ready agent.
+    expect(result.completion_reason).toBe('completed');
   });
 
   it('timeout: the run stops at timeout_seconds and kills the running agent', async () => {

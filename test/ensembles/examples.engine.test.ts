@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { profilesForEnsemble } from '../../src/cli/commands/ensembles.js';
 import { loadEnsemble } from '../../src/ensembles/load.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
+import { validateEnsembleText } from '../../src/ensembles/validate.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -95,5 +97,45 @@ describe('examples/ensembles/adr005-iterative-analysis.yaml (the seed ADR-005 ex
       user_clarification: 1,
       final_synthesis: 1,
     });
+  });
+});
+
+describe('examples/ensembles/adr005-seed/iterative_analysis.yaml (ADR-005’s example, its Python conditions unchanged)', () => {
+  const file = path.join(root, 'examples', 'ensembles', 'adr005-seed', 'iterative_analysis.yaml');
+
+  it('keeps the Python conditions, validates with their CEL shown, and completes', async () => {
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`condition: "context.get('needs_clarification', False)"`);
+    expect(text).toContain(`condition: "context.get('clarification_provided', False)"`);
+    const profiles = await profilesForEnsemble(file, root);
+    const { issues, notes } = validateEnsembleText(text, {
+      file,
+      profileNames: profiles.names(),
+    });
+    expect(issues).toEqual([]);
+    expect(notes?.map((note) => note.message)).toEqual([
+      'ADR-005 Python condition, run as the CEL: (has(outputs.llm_analyzer.needs_clarification) ? outputs.llm_analyzer.needs_clarification : false)',
+      'ADR-005 Python condition, run as the CEL: (has(outputs.user_clarification.clarification_provided) ? outputs.user_clarification.clarification_provided : false)',
+    ]);
+    const result = await runEnsemble(await loadEnsemble(file, { profileNames: profiles.names() }), {
+      profiles,
+      store: new MemoryStore(),
+    });
+    // ADR-005's executor ends here too: nothing is ready any more (llm_analyzer's dependency
+    // has triggered it max_executions times, data_extractor used its max_turns).
+    expect([result.completion_reason, result.turn_count, result.failed_agents]).toEqual([
+      'completed',
+      6,
+      [],
+    ]);
+    expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual([
+      'data_extractor',
+      'llm_analyzer',
+      'data_extractor',
+      'llm_analyzer',
+      'user_clarification',
+      'final_synthesis',
+    ]);
+    expect(result.final_state.final_synthesis).toMatchObject({ synthesis_complete: true });
   });
 });

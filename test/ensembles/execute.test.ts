@@ -79,14 +79,17 @@ describe('executeAgent', () => {
     });
   });
 
-  it('a Colloquy-protocol script that replies success: false fails with an empty output', async () => {
+  it('a script that replies success: false fails, keeping what it printed', async () => {
     const dir = tempDir();
     const script = writeScript(dir, 'no.js', `reply({ success: false, error: 'bad' });`);
     const outcome = await executeAgent(
       await options(`name: e\nagents:\n  - { name: s, script: ${script} }\n`, dir),
     );
-    expect(outcome).toMatchObject({ status: 'failed', output_data: {} });
-    expect(outcome.error).toMatch(/replied success: false: bad/);
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      output_data: { success: false, error: 'bad' },
+    });
+    expect(outcome.error).toMatch(/"success": false: bad\. It printed: /);
   });
 
   it('an input error fails the agent without running it', async () => {

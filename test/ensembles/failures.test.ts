@@ -39,8 +39,12 @@ describe('a failing agent', () => {
     expect(result.failed_agents).toEqual(['bad']);
     expect(result.error).toBeUndefined();
     const bad = result.conversation_history.find((turn) => turn.agent_name === 'bad')!;
-    expect(bad).toMatchObject({ status: 'failed', output_data: {} });
-    expect(bad.error).toMatch(/success: false: no data source/);
+    // What it printed is kept as its output, and shown in the message.
+    expect(bad).toMatchObject({
+      status: 'failed',
+      output_data: { success: false, error: 'no data source' },
+    });
+    expect(bad.error).toMatch(/"success": false: no data source\. It printed: /);
     expect(bad.stderr).toBe('looked everywhere\n');
     expect(result.final_state).not.toHaveProperty('bad');
     expect(result.conversation_history.map((turn) => turn.agent_name)).toEqual([

@@ -97,7 +97,7 @@ describe('planStep', () => {
     expect(planStep(e, state, book).ready).toEqual(['w']);
   });
 
-  it('a condition gates its dependency; max_executions exhausts it into limited', () => {
+  it('a condition gates its dependency; an exhausted max_executions makes it not ready (not limited)', () => {
     const e = ensemble(
       '  - { name: a, script: x, conversation: { max_turns: 5 } }\n' +
         '  - { name: b, script: x, depends_on: [{ agent_name: a, condition: "outputs.a.go == true", max_executions: 1 }], conversation: { max_turns: 5 } }',
@@ -109,7 +109,7 @@ describe('planStep', () => {
     step(e, state, book, { a: { go: true } });
     expect(planStep(e, state, book).ready).toEqual(['a', 'b']);
     step(e, state, book, { a: { go: true }, b: {} });
-    expect(planStep(e, state, book)).toEqual({ ready: ['a'], limited: ['b'] });
+    expect(planStep(e, state, book)).toEqual({ ready: ['a'], limited: [] });
     expect(book.triggers.b).toEqual({ a: 1 });
   });
 

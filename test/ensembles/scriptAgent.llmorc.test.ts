@@ -74,7 +74,7 @@ describe('runScriptAgent with the llm-orc protocol', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentRunError);
     expect((error as Error).message).toBe(
-      'Agent "bad" failed: it reported "success": false: no input',
+      'Agent "bad" failed: it reported "success": false: no input. It printed: "{\\"success\\": false, \\"error\\": \\"no input\\"}"',
     );
     expect((error as AgentRunError).stderr).toBe('oops\n');
   });
@@ -90,7 +90,7 @@ describe('runScriptAgent with the llm-orc protocol', () => {
       protocol: 'llm-orc',
     }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(
-      /exited with code 4; stderr: broken\. Fix the script so that it exits 0\./,
+      /exited with code 4; stderr: broken; it printed: "partial"\. Fix the script so that it exits 0\./,
     );
     expect((error as AgentRunError).stderr).toBe('broken\n');
   });
@@ -114,8 +114,16 @@ describe('runScriptAgent with the llm-orc protocol', () => {
       },
       timeoutMs: 5000,
     });
+    // llm-orc's fields, with Colloquy's kept beside them.
     expect(first.reply.data).toEqual({
-      stdin: { input: 'the task', parameters: { n: 2 }, context: {} },
+      stdin: {
+        input: 'the task',
+        parameters: { n: 2 },
+        context: {},
+        agent: 'first',
+        config: { n: 2 },
+        conversation_state: {},
+      },
       env: { INPUT_DATA: 'the task', INPUT_TEXT: 'the task', AGENT_PARAMETERS: '{"n":2}' },
       cwd: process.cwd(),
     });
@@ -132,16 +140,25 @@ describe('runScriptAgent with the llm-orc protocol', () => {
       },
       timeoutMs: 5000,
     });
-    const expectedStdin = {
+    const llmOrcStdin = {
       agent_name: 'second',
       input_data: 'the task',
       context: {},
       dependencies: { first: { response: '{"words":3}', status: 'success' } },
     };
     expect(second.reply.data).toEqual({
-      stdin: expectedStdin,
+      stdin: {
+        ...llmOrcStdin,
+        input: 'the task',
+        context: { first: { words: 3 } },
+        agent: 'second',
+        config: {},
+        conversation_state: {},
+        parameters: {},
+      },
       env: {
-        INPUT_DATA: JSON.stringify(expectedStdin),
+        // INPUT_DATA is llm-orc's own stdin, as llm-orc sets it.
+        INPUT_DATA: JSON.stringify(llmOrcStdin),
         INPUT_TEXT: 'the task',
         AGENT_PARAMETERS: '{}',
       },
@@ -149,7 +166,7 @@ describe('runScriptAgent with the llm-orc protocol', () => {
     });
   });
 
-  it('withLlmOrcDefaults leaves Colloquy scripts alone', () => {
+  it('withLlmOrcDefaults outside a project keeps baseDir as the working directory and other stdin as given', () => {
     const dir = tempDir();
     const options = {
       agent: 'a',
@@ -158,7 +175,7 @@ describe('runScriptAgent with the llm-orc protocol', () => {
       stdin: { input: 'x' },
       timeoutMs: 1,
     };
-    expect(withLlmOrcDefaults(options)).toEqual({ ...options, protocol: 'colloquy' });
+    expect(withLlmOrcDefaults(options)).toEqual({ ...options, protocol: 'llm-orc' });
   });
 
   it('runs .sh files with bash', async () => {

@@ -39,7 +39,9 @@ describe('runScriptAgent and bundled primitives', () => {
       timeoutMs: 5000,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentRunError);
-    expect((error as Error).message).toMatch(/^Agent "read" failed: read_file failed: ENOENT/);
+    expect((error as Error).message).toMatch(
+      /^Agent "read" failed: it reported "success": false: ENOENT/,
+    );
     expect((error as AgentRunError).output).toMatchObject({ success: false, path: 'absent.txt' });
   });
 

@@ -33,18 +33,33 @@ describe('runScriptAgent', () => {
       stdin: { input: 'hi', context: { a: 1 }, conversation_state: {} },
       timeoutMs: 5000,
     });
+    // Colloquy's fields, and llm-orc's added (a first-level script: input, parameters, context).
     expect(run.reply.data).toEqual({
-      got: { input: 'hi', context: { a: 1 }, conversation_state: {} },
+      got: {
+        input: 'hi',
+        context: { a: 1 },
+        conversation_state: {},
+        agent: 'echo',
+        parameters: {},
+        agent_name: 'echo',
+        input_data: 'hi',
+        dependencies: { a: { response: '1', status: 'success' } },
+      },
     });
     expect(run.stderr).toBe('note');
   });
 
-  it('a reply that is not JSON is a clear agent error', async () => {
+  it('a reply that is not JSON is kept as text: { response }', async () => {
     const dir = tempDir();
     const script = writeScript(dir, 'text.js', `process.stdout.write('hello');`);
-    await expect(
-      runScriptAgent({ agent: 'text', command: script, baseDir: dir, stdin: {}, timeoutMs: 5000 }),
-    ).rejects.toThrow(/Agent "text" failed: its stdout is not JSON: "hello"/);
+    const run = await runScriptAgent({
+      agent: 'text',
+      command: script,
+      baseDir: dir,
+      stdin: {},
+      timeoutMs: 5000,
+    });
+    expect(run.reply.data).toEqual({ response: 'hello' });
   });
 
   it('a non-zero exit is an agent error that includes stderr', async () => {

@@ -90,33 +90,33 @@ describe('resolveScript', () => {
     ).toMatchObject({ kind: 'spawn', path: local });
   });
 
-  it('non-paths: inline bash under llm-orc, a program with arguments under Colloquy', () => {
+  it('a non-path script is inline bash, inside an llm-orc project or not', () => {
     const dir = tempDir();
-    expect(resolveScript('echo "hi there" | wc -c', { baseDir: dir, protocol: 'llm-orc' })).toEqual(
-      {
-        kind: 'spawn',
-        file: 'bash',
-        args: ['-c', 'set -euo pipefail\necho "hi there" | wc -c'],
-      },
-    );
+    expect(resolveScript('echo "hi there" | wc -c', { baseDir: dir })).toEqual({
+      kind: 'spawn',
+      file: 'bash',
+      args: ['-c', 'set -euo pipefail\necho "hi there" | wc -c'],
+    });
     expect(resolveScript('node -e "1"', { baseDir: dir })).toEqual({
       kind: 'spawn',
-      file: 'node',
-      args: ['-e', '1'],
+      file: 'bash',
+      args: ['-c', 'set -euo pipefail\nnode -e "1"'],
     });
   });
 
-  it('runs .sh with bash, .js with node, and unknown extensions with bash only under llm-orc', () => {
+  it('runs .sh with bash, .js with node; other files with bash unless they start with #!', () => {
     const dir = tempDir();
     for (const name of ['a.sh', 'b.js', 'c.tool']) writeFileSync(path.join(dir, name), '');
+    writeFileSync(path.join(dir, 'd.tool'), '#!/usr/bin/env node\n');
     expect(resolveScript('./a.sh', { baseDir: dir })).toMatchObject({ file: 'bash' });
     expect(resolveScript('./b.js', { baseDir: dir })).toMatchObject({ file: process.execPath });
     expect(resolveScript('./c.tool', { baseDir: dir })).toMatchObject({
-      file: path.join(dir, 'c.tool'),
-      args: [],
-    });
-    expect(resolveScript('./c.tool', { baseDir: dir, protocol: 'llm-orc' })).toMatchObject({
       file: 'bash',
+      args: [path.join(dir, 'c.tool')],
+    });
+    expect(resolveScript('./d.tool x', { baseDir: dir })).toMatchObject({
+      file: path.join(dir, 'd.tool'),
+      args: ['x'],
     });
   });
 

@@ -3,7 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProjectProfiles as loadProfiles } from '../../src/config.js';
-import { createProfileRegistry } from '../../src/models/profiles.js';
+import {
+  createProfileRegistry,
+  loadProfiles as loadModelProfiles,
+} from '../../src/models/profiles.js';
 import type { ModelProfile } from '../../src/models/profile.js';
 
 const scripted = (text: string, extra: Partial<ModelProfile> = {}): ModelProfile => ({
@@ -57,6 +60,40 @@ describe('loadProfiles', () => {
     await expect(loadProfiles({ cwd: home, userConfigPath: userFile })).rejects.toThrow(
       /profiles\.yaml:2:\d+: profiles\.fast\.temprature: unknown key/,
     );
+  });
+});
+
+describe('loadProfiles({ cwd }) from models (the call docs/models.md shows)', () => {
+  it("reads the project's colloquy.yaml in cwd", async () => {
+    const project = await tempDir();
+    await writeFile(
+      path.join(project, 'colloquy.yaml'),
+      'profiles:\n  analyst: { provider: scripted, model: a, script: [hi] }\nensembles_dir: flows\n',
+    );
+    const registry = await loadModelProfiles({
+      cwd: project,
+      userConfigPath: path.join(project, 'none.yaml'),
+    });
+    expect(registry.names()).toEqual(['analyst']);
+    expect(registry.source('analyst')).toBe(path.join(project, 'colloquy.yaml'));
+    expect(registry.baseDir('analyst')).toBe(project);
+  });
+
+  it('reports an invalid colloquy.yaml with its position, as the config loader does', async () => {
+    const project = await tempDir();
+    await writeFile(path.join(project, 'colloquy.yaml'), 'profile:\n  a: {}\n');
+    await expect(
+      loadModelProfiles({ cwd: project, userConfigPath: path.join(project, 'none.yaml') }),
+    ).rejects.toThrow(/colloquy\.yaml:1:1: profile: unknown key/);
+  });
+
+  it('a directory without colloquy.yaml has no project profiles', async () => {
+    const project = await tempDir();
+    const registry = await loadModelProfiles({
+      cwd: project,
+      userConfigPath: path.join(project, 'none.yaml'),
+    });
+    expect(registry.names()).toEqual([]);
   });
 });
 

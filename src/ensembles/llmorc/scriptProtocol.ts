@@ -1,15 +1,16 @@
 /**
- * llm-orc's script protocol. A script with no dependencies reads
- * `{ "input", "parameters", "context" }` on stdin; a script with dependencies reads
- * `{ "agent_name", "input_data", "context", "dependencies": { dep: { "response", "status", ... } } }`.
- * Both see `INPUT_DATA`, `INPUT_TEXT` and `AGENT_PARAMETERS` in their environment. Whatever a
- * script prints is kept: a JSON object is the agent's output, other text becomes `{ response }`;
- * `"success": false` makes the execution a failure.
+ * The script protocol: llm-orc's, with Colloquy's fields added, for every script agent (inside
+ * an llm-orc project or not). A script reads one JSON object on stdin holding llm-orc's fields
+ * (`{ input, parameters, context }` for a first-level script; `{ agent_name, input_data, context,
+ * dependencies: { dep: { response, status } } }` for a dependent; `{ input: item, chunk_index,
+ * total_chunks, base_input }` for a fan-out instance) and Colloquy's (`input`, `agent`, `config`,
+ * `context` with the dependencies' outputs, `conversation_state`, ...). `INPUT_DATA`, `INPUT_TEXT`
+ * and `AGENT_PARAMETERS` are in its environment. Whatever it prints is kept (see
+ * {@link parseScriptOutput}); nothing printed is ever turned into an empty object.
  * @module
  */
 import type { Ensemble, EnsembleAgent } from '../schema.js';
 import type { ScriptProtocol } from '../scriptResolve.js';
-import { isInLlmOrcProject } from './project.js';
 
 /** One dependency's result as llm-orc passes it to dependents. */
 export interface LlmOrcDependencyResult {
@@ -88,18 +89,47 @@ export function dependencyResults(
   return out;
 }
 
-/** A script's stdout read with llm-orc's rules. */
+/** A script's stdout, read with the protocol's rules. */
 export interface LlmOrcScriptOutput {
-  /** The agent's output: the printed object, or `{ response: text }`. */
+  /** The agent's output: the printed object (an envelope's `data`), or `{ response: text }`. */
   output: Record<string, unknown>;
   /** The trimmed stdout, as llm-orc's `response`. */
   response: string;
   /** Set when the script printed an object with a false `success`. */
   failure?: string;
+  /** The printed `agent_requests`, when the object has a boolean `success` (ADR-001's reply). */
+  agentRequests?: unknown;
 }
 
-/** Reads a script's stdout as llm-orc does (any text is kept; JSON objects are structured). */
-export function parseLlmOrcOutput(stdout: string): LlmOrcScriptOutput {
+const ENVELOPE_KEYS = new Set(['success', 'data', 'error', 'agent_requests']);
+
+/**
+ * Whether a printed object is Colloquy's envelope, `{ "success": true, "data": { ... } }` with
+ * nothing else but `error`/`agent_requests`: its `data` object is then the agent's output.
+ */
+function isEnvelope(object: Record<string, unknown>): boolean {
+  return (
+    typeof object.success === 'boolean' &&
+    isRecord(object.data) &&
+    Object.keys(object).every((key) => ENVELOPE_KEYS.has(key))
+  );
+}
+
+/**
+ * Reads a script's stdout (one rule everywhere): a JSON object is the output, kept whole; an
+ * envelope `{ "success": true, "data": {...} }` (only `success`, `data`, `error`,
+ * `agent_requests`) has its `data` as the output; `"success": false` (or 0, null) is a failure
+ * carrying the script's `error`; anything else (plain text, a JSON array or scalar, nothing) is
+ * kept as `{ response: text }`. A JSON array under `data` is kept in the object as printed.
+ *
+ * @example
+ * ```ts
+ * parseScriptOutput('{"words": 3}').output; // { words: 3 }
+ * parseScriptOutput('{"success": true, "data": {"words": 3}}').output; // { words: 3 }
+ * parseScriptOutput('hello').output; // { response: 'hello' }
+ * ```
+ */
+export function parseScriptOutput(stdout: string): LlmOrcScriptOutput {
   const response = stdout.trim();
   let parsed: unknown;
   try {
@@ -107,32 +137,33 @@ export function parseLlmOrcOutput(stdout: string): LlmOrcScriptOutput {
   } catch {
     parsed = undefined;
   }
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const output = parsed as Record<string, unknown>;
-    const failed = 'success' in output && !output.success;
-    return failed
-      ? {
-          output,
-          response,
-          failure:
-            typeof output.error === 'string' && output.error
-              ? output.error
-              : 'it printed "success": false with no error message',
-        }
-      : { output, response };
-  }
-  return { output: { response }, response };
+  if (!isRecord(parsed)) return { output: { response }, response };
+  const requests =
+    typeof parsed.success === 'boolean' && parsed.agent_requests !== undefined
+      ? { agentRequests: parsed.agent_requests }
+      : {};
+  if ('success' in parsed && !parsed.success)
+    return {
+      output: parsed,
+      response,
+      failure:
+        typeof parsed.error === 'string' && parsed.error
+          ? parsed.error
+          : `it printed "success": ${JSON.stringify(parsed.success)} with no error message`,
+    };
+  const output = isEnvelope(parsed) ? (parsed.data as Record<string, unknown>) : parsed;
+  return { output, response, ...requests };
 }
 
+/** The same as {@link parseScriptOutput} (its earlier name). */
+export const parseLlmOrcOutput = parseScriptOutput;
+
 /**
- * The protocol a script agent speaks: the agent's `script_protocol`, else the ensemble's, else
- * `llm-orc` for ensembles in a `.llm-orc/` directory or agents with `parameters`, else `colloquy`.
+ * @deprecated There is one script protocol (llm-orc's, with Colloquy's fields); this returns
+ * `llm-orc` for every agent, and `script_protocol:` in a file has no effect.
  */
-export function scriptProtocolOf(agent: EnsembleAgent, ensemble: Ensemble): ScriptProtocol {
-  const declared = agent.llmorc?.script_protocol ?? ensemble.script_protocol;
-  if (declared) return declared;
-  if (ensemble.file && isInLlmOrcProject(ensemble.file)) return 'llm-orc';
-  return agent.llmorc?.parameters !== undefined ? 'llm-orc' : 'colloquy';
+export function scriptProtocolOf(_agent: EnsembleAgent, _ensemble: Ensemble): ScriptProtocol {
+  return 'llm-orc';
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -143,27 +174,64 @@ export function isColloquyStdin(stdin: unknown): stdin is {
   input: unknown;
   context: Record<string, unknown>;
   config?: Record<string, unknown>;
+  parameters?: unknown;
+  fan_out?: { index: number; total: number; item: unknown };
+  base_input?: unknown;
 } {
   return isRecord(stdin) && 'conversation_state' in stdin && isRecord(stdin.context);
 }
 
 /**
- * Converts Colloquy's stdin for a script agent into llm-orc's: the task is the input, `config`
- * (where llm-orc's `parameters` are kept) the parameters, and each dependency output in
- * `context` a successful dependency result. An agent with outputs in `context` is a dependent.
+ * llm-orc's view of Colloquy's stdin for a script agent: the task is the input, `config` (where
+ * llm-orc's `parameters` are kept) plus a request's `parameters` the parameters, and each
+ * dependency output in `context` a successful dependency result. An agent with outputs in
+ * `context` is a dependent; a fan-out instance (`fan_out`) gets llm-orc's instance fields.
  */
 export function llmOrcInputFromColloquy(agent: string, stdin: unknown): LlmOrcScriptInput {
   if (!isColloquyStdin(stdin)) return { stdin: isRecord(stdin) ? stdin : {}, env: {} };
   const input = typeof stdin.input === 'string' ? stdin.input : JSON.stringify(stdin.input ?? '');
+  const parameters = {
+    ...(isRecord(stdin.config) ? stdin.config : {}),
+    ...(isRecord(stdin.parameters) ? stdin.parameters : {}),
+  };
+  if (stdin.fan_out)
+    return llmOrcFanOutScriptInput({
+      agent,
+      item: stdin.fan_out.item,
+      index: stdin.fan_out.index,
+      total: stdin.fan_out.total,
+      input: typeof stdin.base_input === 'string' ? stdin.base_input : input,
+      parameters,
+    });
   const names = Object.keys(stdin.context);
   return llmOrcScriptInput({
     agent,
     input,
-    parameters: isRecord(stdin.config) ? stdin.config : {},
+    parameters,
     dependencies: names.length
       ? dependencyResults(names, stdin.context as Record<string, Record<string, unknown>>)
       : undefined,
   });
+}
+
+/**
+ * The stdin and environment of a script agent: llm-orc's fields over Colloquy's, except
+ * `context`, which keeps the dependencies' outputs (llm-orc always sends it empty). Stdin that
+ * is not Colloquy's is passed as given, with no extra environment.
+ */
+export function scriptInput(
+  agent: string,
+  stdin: unknown,
+): { stdin: unknown; env: Record<string, string> } {
+  if (!isColloquyStdin(stdin)) return { stdin, env: {} };
+  const llmOrc = llmOrcInputFromColloquy(agent, stdin);
+  const { base_input: _base, ...colloquy } = stdin as Record<string, unknown>;
+  // Every script gets `parameters` (llm-orc sends them to first-level scripts only).
+  const parameters = JSON.parse(llmOrc.env.AGENT_PARAMETERS ?? '{}') as unknown;
+  return {
+    stdin: { ...colloquy, parameters, ...llmOrc.stdin, agent, context: stdin.context },
+    env: llmOrc.env,
+  };
 }
 
 /**

@@ -87,20 +87,37 @@ describe('llm-orc script protocol', () => {
     expect(llmOrcInputFromColloquy('me', { other: 1 })).toEqual({ stdin: { other: 1 }, env: {} });
   });
 
-  it('scriptProtocolOf: declared, else .llm-orc location, else parameters, else colloquy', () => {
+  it('one protocol: scriptProtocolOf says llm-orc for every agent, script_protocol: is accepted and ignored', () => {
     const text = (extra = '') =>
       `name: x\n${extra}agents:\n  - name: a\n    script: ./a.js\n  - name: b\n    script: ./b.js\n    parameters: { k: 1 }\n`;
     const plain = parseEnsemble(text(), { file: '/p/ensembles/x.yaml' });
-    expect(plain.agents.map((a) => scriptProtocolOf(a, plain))).toEqual(['colloquy', 'llm-orc']);
-    const inProject = parseEnsemble(text(), { file: '/p/.llm-orc/ensembles/x.yaml' });
-    expect(scriptProtocolOf(inProject.agents[0]!, inProject)).toBe('llm-orc');
+    expect(plain.agents.map((a) => scriptProtocolOf(a, plain))).toEqual(['llm-orc', 'llm-orc']);
     const declared = parseEnsemble(text('script_protocol: colloquy\n'), {
-      file: '/p/.llm-orc/ensembles/x.yaml',
+      file: '/p/ensembles/x.yaml',
     });
     expect(declared.agents.map((a) => scriptProtocolOf(a, declared))).toEqual([
-      'colloquy',
-      'colloquy',
+      'llm-orc',
+      'llm-orc',
     ]);
+  });
+
+  it('an envelope { success, data: {...} } has its data as the output; anything else with success is kept whole', () => {
+    expect(parseLlmOrcOutput('{"success": true, "data": {"n": 1}}').output).toEqual({ n: 1 });
+    expect(parseLlmOrcOutput('{"success": true, "n": 1}').output).toEqual({ success: true, n: 1 });
+    expect(parseLlmOrcOutput('{"success": true, "data": {"n": 1}, "extra": 2}').output).toEqual({
+      success: true,
+      data: { n: 1 },
+      extra: 2,
+    });
+    expect(parseLlmOrcOutput('{"success": true, "data": [1, 2]}').output).toEqual({
+      success: true,
+      data: [1, 2],
+    });
+    expect(
+      parseLlmOrcOutput('{"success": true, "data": {}, "agent_requests": [{"prompt": "?"}]}'),
+    ).toMatchObject({ output: {}, agentRequests: [{ prompt: '?' }] });
+    // Without a boolean success (llm-orc's flat reply), agent_requests is plain data.
+    expect(parseLlmOrcOutput('{"agent_requests": []}').agentRequests).toBeUndefined();
   });
 });
 

@@ -16,7 +16,6 @@ import { loadLlmOrcProfileSources } from '../../../ensembles/llmorc/profiles.js'
 import { loadEnsemble } from '../../../ensembles/load.js';
 import type { Ensemble } from '../../../ensembles/schema.js';
 import { checkScriptExists } from '../../../ensembles/scriptResolve.js';
-import { scriptProtocolOf } from '../../../ensembles/llmorc/scriptProtocol.js';
 
 /** The `.llm-orc` directory that applies to a file: the one it lies in, else the cwd's. */
 export function llmOrcDirFor(file: string, cwd = process.cwd()): string | undefined {
@@ -79,13 +78,12 @@ export async function prepareEnsemble(
   const loaded = await loadEnsemble(file, {
     profileNames: options.checkProfiles === false ? undefined : base.names(),
   });
-  const protocolCheck = (ensemble: Ensemble) => {
+  const scriptsCheck = (ensemble: Ensemble) => {
     for (const agent of ensemble.agents) {
       if (agent.kind !== 'script' || agent.script === undefined) continue;
       const problem = checkScriptExists(agent.script, {
         baseDir: ensemble.baseDir ?? cwd,
         projectDir,
-        protocol: scriptProtocolOf(agent, ensemble),
       });
       if (problem)
         throw new ConfigError(
@@ -93,7 +91,7 @@ export async function prepareEnsemble(
         );
     }
   };
-  protocolCheck(loaded);
+  scriptsCheck(loaded);
   const derived = deriveAgentProfiles(loaded, base);
   const profiles = Object.keys(derived.profiles).length
     ? await profilesForEnsemble(file, cwd, derived.profiles)

@@ -42,20 +42,17 @@ export async function validateFile(file: string): Promise<number> {
   const baseDir = path.dirname(path.resolve(file));
   const projectDir = projectDirFor(file);
   try {
-    const { issues } = validateEnsembleText(text, {
+    const { issues, notes = [] } = validateEnsembleText(text, {
       file,
       profileNames,
       llmOrc,
       baseDir,
-      checkScript: (script) =>
-        checkScriptExists(script, {
-          baseDir,
-          projectDir,
-          protocol: llmOrc ? 'llm-orc' : 'colloquy',
-        }),
+      checkScript: (script) => checkScriptExists(script, { baseDir, projectDir }),
       checkEnsemble: (reference) => checkSiblingEnsemble(reference, baseDir),
     });
     for (const issue of issues) process.stdout.write(`${formatEnsembleIssue(issue)}\n`);
+    // Not problems: what each ADR-005 Python condition was translated to.
+    for (const note of notes) process.stdout.write(`${formatEnsembleIssue(note)}\n`);
     if (issues.length === 0 && problems === 0) process.stdout.write(`${file}: ok\n`);
     return problems + issues.length;
   } catch (error) {
