@@ -7,6 +7,11 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { accessLog } from './accessLog.js';
 import { bearerAuth } from './auth.js';
+import { userAuth } from './auth/middleware.js';
+import type { Authenticate } from './auth/principal.js';
+import { OwnerRecords } from './ownership/owners.js';
+import { ownership } from './ownership/scope.js';
+import { scopedExecutor } from './ownership/scopedExecutor.js';
 import type { RouteContext } from './context.js';
 import { crossOrigin } from './crossOrigin.js';
 import { inProcessExecutor, type Executor } from './executor.js';
@@ -22,6 +27,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { uiMessageRoutes } from './routes/uiMessages.js';
 import { agencyGraphRoutes } from './routes/agencyGraph.js';
 import { approvalRoutes } from './routes/approvals.js';
+import { callRunRoutes } from './routes/callRuns.js';
 import { chatListRoutes } from './routes/chatList.js';
 import { networkRoutes } from './routes/network.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
@@ -30,6 +36,7 @@ import { memoryRoutes } from './routes/memory.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { traceRoutes } from './routes/traces.js';
+import { CallRuns } from './runs/callRuns.js';
 import { studioRoutes } from './studio.js';
 
 /** The default request body limit: 1 MiB. */
@@ -51,6 +58,13 @@ export interface AppOptions {
   cors?: string | readonly string[];
   /** Where agency calls and ensemble runs run (default: {@link inProcessExecutor} of `registry`). */
   executor?: Executor;
+  /**
+   * Finds each request's user (e.g. `jwtAuthenticator`); every chat, run and trace is then scoped
+   * to its owner (see docs/auth.md). Replaces `apiKey` when both are given.
+   */
+  authenticate?: Authenticate;
+  /** Where owners are recorded (default: in the ensemble runs' store, `registry.runs.store`). */
+  owners?: OwnerRecords;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -99,10 +113,13 @@ function resolveAppOptions(options: AppOptions): ResolvedAppOptions {
  */
 export function createApp(options: AppOptions): Hono {
   const resolved = resolveAppOptions(options);
+  const owners = options.authenticate
+    ? (options.owners ?? new OwnerRecords(resolved.registry.runs.store))
+    : undefined;
   const context: RouteContext = {
     registry: resolved.registry,
     inflight: resolved.inflight,
-    executor: resolved.executor,
+    executor: owners ? scopedExecutor(resolved.executor, owners) : resolved.executor,
   };
   const app = new Hono();
   app.onError(handleError);
@@ -129,9 +146,13 @@ export function createApp(options: AppOptions): Hono {
     c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
   );
   app.route('/', studioRoutes()); // the page needs no key: it asks for one
-  if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
+  if (options.authenticate) app.use('*', userAuth(options.authenticate));
+  else if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
   // Uploads (multipart) are taken only where a route reads them; cross-origin pages are refused above.
-  app.use('*', requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/responses(\/stream)?$/] }));
+  app.use(
+    '*',
+    requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/(responses(\/stream)?|runs)$/] }),
+  );
   app.use(
     '*',
     bodyLimit({
@@ -139,6 +160,7 @@ export function createApp(options: AppOptions): Hono {
       onError: (c) => payloadTooLarge(c, resolved.maxBodyBytes),
     }),
   );
+  if (owners) app.use('*', ownership(owners, resolved.registry)); // every route is scoped here
 
   app.route('/agencies', agencyRoutes(context));
   app.route('/agencies', agencyGraphRoutes(context)); // studio: graph, resume after approvals
@@ -148,6 +170,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
+  app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/memory', memoryRoutes(context));

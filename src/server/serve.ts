@@ -13,6 +13,7 @@ import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
 import type { Executor } from './executor.js';
 import { assertSafeListen } from './auth.js';
+import type { Authenticate } from './auth/principal.js';
 import { InFlight } from './inflight.js';
 import {
   loadRegistry,
@@ -54,6 +55,8 @@ export interface StartServerOptions {
   importModule?: ModuleImporter;
   /** Where agency calls and ensemble runs run (default: in this process); closed on shutdown. */
   executor?: Executor;
+  /** Finds each request's user, scoping chats, runs and traces to it (see `createApp`, docs/auth.md). */
+  authenticate?: Authenticate;
   /** Told when shutdown begins and ends (default: nothing). */
   onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
 }
@@ -141,7 +144,7 @@ function listen(app: Hono, port: number, host: string): Promise<{ server: Server
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveServeOptions(options);
-  assertSafeListen(resolved.host, resolved.apiKey);
+  if (!options.authenticate) assertSafeListen(resolved.host, resolved.apiKey);
   const registry =
     options.registry ??
     (await loadRegistry({
@@ -158,6 +161,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(resolved.apiKey !== undefined ? { apiKey: resolved.apiKey } : {}),
     ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
     ...(options.executor ? { executor: options.executor } : {}),
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
   });
   let listening: { server: Server; port: number };
   try {

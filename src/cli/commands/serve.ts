@@ -18,6 +18,7 @@ interface ServeFlags {
   queue?: string;
   queuePrefix: string;
   store?: string;
+  auth: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -75,6 +76,11 @@ export function registerServeCommand(program: Command): void {
       '--api-key <key>',
       'clients must send "Authorization: Bearer <key>" (default: $COLLOQUY_API_KEY)',
     )
+    .option(
+      '--auth <mode>',
+      'key: one shared API key; jwt: per-user bearer JWTs from $COLLOQUY_JWT_SECRET or $COLLOQUY_JWKS_URL (docs/auth.md)',
+      'key',
+    )
     .option('--no-demo', 'do not serve the demo agency when the config names no agencies')
     .option('--grace <ms>', 'how long shutdown waits for running requests, in ms', '10000')
     .option(
@@ -104,6 +110,8 @@ export function registerServeCommand(program: Command): void {
       const { importModuleExports } = await import('../loadModule.js');
       const { createDemoAgency } = await import('../../demo/demoAgency.js');
       const { ThreadManager } = await import('../../threads/threadManager.js');
+      const { authenticatorFor } = await import('../../server/auth/jwt.js');
+      const authenticate = authenticatorFor(flags.auth, process.env);
       const queued = await queuedSetup(flags);
       const server = await startServer({
         ...(queued ? { registry: queued.registry, executor: queued.executor } : {}),
@@ -113,6 +121,7 @@ export function registerServeCommand(program: Command): void {
         gracePeriodMs: wholeNumber(flags.grace, '--grace'),
         ...(flags.config !== undefined ? { config: flags.config } : {}),
         ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+        ...(authenticate ? { authenticate } : {}),
         ...(flags.demo
           ? {
               fallbackAgencies: (store) => [
@@ -135,7 +144,7 @@ export function registerServeCommand(program: Command): void {
         },
       });
       const agencies = [...server.registry.agencies.keys()];
-      const auth = Boolean(process.env.COLLOQUY_API_KEY || flags.apiKey);
+      const auth = Boolean(process.env.COLLOQUY_API_KEY || flags.apiKey || authenticate);
       const ensembles = await server.registry.ensembles.names();
       const lines = [
         `Colloquy server listening on ${server.url}`,

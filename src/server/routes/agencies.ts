@@ -60,9 +60,11 @@ export function describeAgency(name: string, agency: Agency) {
   };
 }
 
-type ResponseBody = z.output<typeof responseBodySchema>;
+/** A parsed {@link responseBodySchema}. */
+export type ResponseBody = z.output<typeof responseBodySchema>;
 
-function callOptions(
+/** The agency call options of a response body (a 400 for a recipient that is not an entry point). */
+export function callOptions(
   agency: Agency,
   body: ResponseBody,
   chatId: string,
@@ -81,7 +83,7 @@ function callOptions(
 }
 
 /** The message as agency input: text, or user items whose parts become SDK parts. */
-function inputOf(body: ResponseBody): AgencyInput {
+export function inputOf(body: ResponseBody): AgencyInput {
   if (typeof body.message === 'string') return body.message;
   return body.message.map((item, i) => ({
     role: 'user' as const,
@@ -93,7 +95,7 @@ function inputOf(body: ResponseBody): AgencyInput {
  * The request body: JSON, or `multipart/form-data` with the same fields as text (`message`,
  * `chatId`, `recipient`, `additionalInstructions`) and the files to attach under `files`.
  */
-async function readBody(c: Context): Promise<ResponseBody> {
+export async function readBody(c: Context): Promise<ResponseBody> {
   if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
     return readJson(c, responseBodySchema);
   }

@@ -1,0 +1,75 @@
+/**
+ * Background agency calls: `POST /agencies/:name/runs` (the body of `/responses`) answers 202
+ * `{ runId, status: 'running' }`; `GET /runs/:id`, `GET /runs/:id/events` (SSE, stable ids,
+ * `Last-Event-ID` resumes) and `DELETE /runs/:id` serve them. Ids of other runs (ensemble runs)
+ * fall through to the ensemble routes, which answer them as before.
+ * @module
+ */
+import { Hono } from 'hono';
+import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
+import { HttpError, validationError } from '../errors.js';
+import type { CallRuns } from '../runs/callRuns.js';
+import { streamEvents } from '../sse.js';
+import { callOptions, inputOf, readBody } from './agencies.js';
+
+function links(runId: string) {
+  return { state: `/runs/${runId}`, events: `/runs/${runId}/events` };
+}
+
+/** The `Last-Event-ID` (or `?after=`) of a request: the last event id the client has, or -1. */
+export function lastEventId(header: string | undefined, query: string | undefined): number {
+  const value = Number(header ?? query ?? -1);
+  return Number.isInteger(value) && value >= -1 ? value : -1;
+}
+
+/** `POST /agencies/:name/runs` and the `/runs/:id` routes of background calls. */
+export function callRunRoutes(context: RouteContext, callRuns: CallRuns): Hono {
+  const app = new Hono();
+
+  app.post('/agencies/:name/runs', async (c) => {
+    const name = c.req.param('name');
+    const agency = agencyNamed(context, name);
+    const body = await readBody(c);
+    const chatId = body.chatId ?? newChatId();
+    const options = callOptions(agency, body, chatId, new AbortController().signal);
+    context.registry.chats.remember(chatId, name);
+    const { summary, done } = callRuns.start(name, inputOf(body), { ...options, chatId });
+    void context.inflight.track(done);
+    return c.json({ ...summary, links: links(summary.runId) }, 202);
+  });
+
+  app.get('/runs/:id', async (c, next) => {
+    const summary = callRuns.state(c.req.param('id'));
+    if (!summary) return next();
+    return c.json({ ...summary, links: links(summary.runId) });
+  });
+
+  app.get('/runs/:id/events', async (c, next) => {
+    const runId = c.req.param('id');
+    if (!callRuns.state(runId)) return next();
+    const after = lastEventId(c.req.header('last-event-id'), c.req.query('after'));
+    // The client leaving stops this stream only: the call keeps running.
+    return streamEvents(c, (signal) => callRuns.follow(runId, after, signal), {
+      inflight: context.inflight,
+    });
+  });
+
+  app.delete('/runs/:id', async (c, next) => {
+    const runId = c.req.param('id');
+    const parsed = idSchema.safeParse(runId);
+    if (!parsed.success) throw validationError(parsed.error, 'run id in the path');
+    const cancelled = callRuns.cancel(runId, `The run was cancelled (DELETE /runs/${runId}).`);
+    if (cancelled === null) return next();
+    if (!cancelled) {
+      const { status } = callRuns.state(runId)!;
+      throw new HttpError(
+        409,
+        'RUN_NOT_RUNNING',
+        `Run "${runId}" is not running (status ${status}): there is nothing to cancel.`,
+      );
+    }
+    return c.json({ ...callRuns.state(runId)!, cancelled: true, links: links(runId) }, 202);
+  });
+
+  return app;
+}
