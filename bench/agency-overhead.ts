@@ -264,6 +264,13 @@ const variants: Record<string, () => Promise<unknown>> = {
   asToolSessions: async () => asToolWithSessions(memorySessions()),
 };
 
+// `--only agency,asTool` times only those variants (to profile one: node --cpu-prof).
+const only = process.argv.indexOf('--only');
+if (only > 0) {
+  const keep = new Set(process.argv[only + 1]!.split(','));
+  for (const name of Object.keys(variants)) if (!keep.has(name)) delete variants[name];
+}
+
 // Both sides must keep the same items: one round trip each, items counted per conversation.
 async function agencyCounts(store: InstanceType<typeof MemoryStore | typeof SqliteStore>) {
   const checked = new Agency({
@@ -340,7 +347,9 @@ for (const name of Object.keys(variants))
     `  ${name.padEnd(15)} ${wall[name]!.toFixed(3)} ms wall, ${cpu[name]!.toFixed(3)} ms CPU per round trip`,
   );
 const ratio = (a: string, b: string) =>
-  `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
+  wall[a] === undefined || wall[b] === undefined
+    ? 'not measured'
+    : `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
 console.log('like for like (both sides keep both conversations, no tracing):');
 console.log(`  agency memory / tool + MemorySessions: ${ratio('agency', 'toolSessions')}`);
 console.log(
