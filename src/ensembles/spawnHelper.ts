@@ -103,6 +103,7 @@ function onMessage(message: Message): void {
       return;
     case 'error':
       running.delete(message.id);
+      if (running.size === 0) unref();
       return void child.emit(
         'error',
         Object.assign(new Error(message.message), { code: message.code }),
