@@ -15,8 +15,9 @@
  * tsx compiles our sources with esbuild's keepNames, which names every closure at run time, a
  * cost the SDK (plain JavaScript) does not pay in this bench.
  */
-import { Agent as SdkAgent, RunContext, Runner, tool } from '@openai/agents-core';
-import type { ModelRequest } from '@openai/agents-core';
+import { Agent as SdkAgent, MemorySession, RunContext, Runner, tool } from '@openai/agents-core';
+import type { ModelRequest, Session } from '@openai/agents-core';
+import { BetterSqliteSession, SqliteSessionDb } from './sdkSqliteSession.js';
 import { z } from 'zod';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -29,13 +30,25 @@ function flag(name: string, fallback: number): number {
 const built = process.argv.includes('--built');
 if (built && !existsSync(new URL('../dist/index.js', import.meta.url)))
   throw new Error('--built measures dist/: run `npm run build` first.');
-const dir = built ? '../dist' : '../src';
-const lib = (await import(`${dir}/index.js`)) as typeof import('../src/index.js');
-const models = (await import(`${dir}/models.js`)) as typeof import('../src/models.js');
-const tracing = (await import(`${dir}/tracing.js`)) as typeof import('../src/tracing.js');
-const { Agency, Agent, MemoryStore, SqliteStore, ThreadManager } = lib;
-const { ScriptedModel, toolOutputsSinceUser } = models;
-const { traceCall } = tracing;
+// Each name from its own module (not the package index), in src/ or, with --built, in dist/.
+const from = (module: string) =>
+  import(built ? `../dist/${module}.js` : `../src/${module}.js`) as Promise<unknown>;
+const { Agency } = (await from('agency/agency')) as typeof import('../src/agency/agency.js');
+const { Agent } = (await from('agency/agent')) as typeof import('../src/agency/agent.js');
+const { MemoryStore } = (await from('stores/memory')) as typeof import('../src/stores/memory.js');
+const { SqliteStore } = (await from('stores/sqlite')) as typeof import('../src/stores/sqlite.js');
+const { ScriptedModel } = (await from(
+  'models/scriptedModel',
+)) as typeof import('../src/models/scriptedModel.js');
+const { ThreadManager } = (await from(
+  'threads/threadManager',
+)) as typeof import('../src/threads/threadManager.js');
+const { toolOutputsSinceUser } = (await from(
+  'models/requestText',
+)) as typeof import('../src/models/requestText.js');
+const { traceCall } = (await from(
+  'tracing/traceCall',
+)) as typeof import('../src/tracing/traceCall.js');
 type Agency = InstanceType<typeof Agency>;
 const rounds = flag('rounds', 15);
 const perRound = flag('per-round', 200);
@@ -83,6 +96,12 @@ const agencyOnSqlite = new Agency({
   entryPoints: [agencyA],
   communicationFlows: flows,
   threads: new ThreadManager({ store: new SqliteStore({ path: dbPath }) }),
+});
+const agencyOnSqliteUntraced = new Agency({
+  entryPoints: [agencyA],
+  communicationFlows: flows,
+  tracing: false,
+  threads: new ThreadManager({ store: new SqliteStore({ path: `${dbPath}.untraced` }) }),
 });
 // The SDK variants' traces go where a memory agency's go: a memory store's trace store.
 let traceStore = new MemoryStore();
@@ -166,6 +185,63 @@ const shapedA = new SdkAgent({
   ],
 });
 
+// Variant 5: the cheapest SDK code that keeps both conversations, like an agency: A runs with a
+// session for user↔A, and its tool runs B with a session for A↔B (in memory, or in SQLite with
+// the Python SDK's SQLiteSession layout written in bench/sdkSqliteSession.ts).
+const sessionB = new SdkAgent({
+  name: 'B',
+  instructions: 'Answer.',
+  model: new ScriptedModel(answer),
+});
+interface Sessions {
+  a: Session;
+  b: Session;
+}
+const sessionA = new SdkAgent<Sessions>({
+  name: 'A',
+  instructions: 'Delegate to B.',
+  model: new ScriptedModel(caller('ask_b', { message: 'hi' })),
+  tools: [
+    tool({
+      name: 'ask_b',
+      description: 'Ask B.',
+      parameters: z.object({ message: z.string() }),
+      execute: async ({ message }, runContext) =>
+        String(
+          (await runner.run(sessionB, message, { session: runContext!.context.b })).finalOutput,
+        ),
+    }),
+  ],
+});
+const sessionsRun = (sessions: Sessions) =>
+  runner.run(sessionA, 'hi', { session: sessions.a, context: sessions });
+const sqliteSessions = new SqliteSessionDb(`${dbPath}.sdk`);
+let sessionIds = 0;
+const memorySessions = (): Sessions => ({ a: new MemorySession(), b: new MemorySession() });
+const sqliteSessionPair = (): Sessions => {
+  const id = `chat_${++sessionIds}`;
+  return {
+    a: new BetterSqliteSession(sqliteSessions, `${id}:user:A`),
+    b: new BetterSqliteSession(sqliteSessions, `${id}:A:B`),
+  };
+};
+
+// Variant 6: asTool with sessions: per chat, one clone of A whose asTool(B) keeps B's session.
+const asToolWithSessions = (sessions: Sessions) =>
+  runner.run(
+    asToolA.clone({
+      tools: [
+        toolB.asTool({
+          toolName: 'ask_b',
+          toolDescription: 'Ask B.',
+          runOptions: { session: sessions.b },
+        }),
+      ],
+    }),
+    'hi',
+    { session: sessions.a },
+  );
+
 // Every call starts a new chat, as the SDK variants do (an agency continues its default chat).
 let chats = 0;
 const newChat = () => ({ chatId: `bench_${++chats}` });
@@ -182,7 +258,49 @@ const variants: Record<string, () => Promise<unknown>> = {
   asToolTraced: async () =>
     traceCall({ name: 'asTool', store: traceStore }, () => tracedRunner.run(asToolA, 'hi')),
   agencySqlite: async () => agencyOnSqlite.getResponse('hi', newChat()),
+  agencySqlite0: async () => agencyOnSqliteUntraced.getResponse('hi', newChat()),
+  toolSessions: async () => sessionsRun(memorySessions()),
+  toolSqlite: async () => sessionsRun(sqliteSessionPair()),
+  asToolSessions: async () => asToolWithSessions(memorySessions()),
 };
+
+// `--only agency,asTool` times only those variants (to profile one: node --cpu-prof).
+const only = process.argv.indexOf('--only');
+if (only > 0) {
+  const keep = new Set(process.argv[only + 1]!.split(','));
+  for (const name of Object.keys(variants)) if (!keep.has(name)) delete variants[name];
+}
+
+// Both sides must keep the same items: one round trip each, items counted per conversation.
+async function agencyCounts(store: InstanceType<typeof MemoryStore | typeof SqliteStore>) {
+  const checked = new Agency({
+    entryPoints: [agencyA],
+    communicationFlows: flows,
+    tracing: false,
+    threads: new ThreadManager({ store }),
+  });
+  const { chatId } = newChat();
+  await checked.getResponse('hi', { chatId });
+  const counts: number[] = [];
+  for (const thread of await store.listThreads({ chatId }))
+    counts.push((await store.readItems(thread.threadId)).length);
+  return counts.sort().join('+');
+}
+async function sessionCounts(run: (sessions: Sessions) => Promise<unknown>, sessions: Sessions) {
+  await run(sessions);
+  const counts = [(await sessions.a.getItems()).length, (await sessions.b.getItems()).length];
+  return counts.sort().join('+');
+}
+const stored = {
+  agency: await agencyCounts(new MemoryStore()),
+  agencySqlite: await agencyCounts(new SqliteStore({ path: `${dbPath}.check` })),
+  toolSessions: await sessionCounts(sessionsRun, memorySessions()),
+  toolSqlite: await sessionCounts(sessionsRun, sqliteSessionPair()),
+  asToolSessions: await sessionCounts(asToolWithSessions, memorySessions()),
+};
+console.log(`items stored per conversation (user↔A + A↔B): ${JSON.stringify(stored)}`);
+if (new Set(Object.values(stored)).size !== 1)
+  throw new Error('the variants did not store the same items; the comparison would be unfair.');
 
 /** Wall and CPU (user + system) milliseconds per round trip over one round. */
 async function timeRound(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
@@ -226,10 +344,24 @@ console.log(
 );
 for (const name of Object.keys(variants))
   console.log(
-    `  ${name.padEnd(13)} ${wall[name]!.toFixed(3)} ms wall, ${cpu[name]!.toFixed(3)} ms CPU per round trip`,
+    `  ${name.padEnd(15)} ${wall[name]!.toFixed(3)} ms wall, ${cpu[name]!.toFixed(3)} ms CPU per round trip`,
   );
 const ratio = (a: string, b: string) =>
-  `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
+  wall[a] === undefined || wall[b] === undefined
+    ? 'not measured'
+    : `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
+console.log('like for like (both sides keep both conversations, no tracing):');
+console.log(`  agency memory / tool + MemorySessions: ${ratio('agency', 'toolSessions')}`);
+console.log(
+  `  agency SQLite / tool + better-sqlite3 sessions: ${ratio('agencySqlite0', 'toolSqlite')}`,
+);
+console.log(
+  `  agency SQLite traced (trace saved too) / tool + better-sqlite3 sessions: ${ratio('agencySqlite', 'toolSqlite')}`,
+);
+console.log(
+  `  agency memory / asTool + sessions (clone per chat): ${ratio('agency', 'asToolSessions')}`,
+);
+console.log('for information:');
 console.log(`ratio agency/asTool (no tracing on either side): ${ratio('agency', 'asTool')}`);
 console.log(`ratio agency/plainTool (no tracing): ${ratio('agency', 'plainTool')}`);
 console.log(

@@ -19,6 +19,11 @@
 //    store writes per turn are counted too (one SQLite transaction, `appendMany`, is the target).
 // 2. Parallel ratio: 8 script agents that each sleep 200 ms; wall time over the longest agent's
 //    execution time (target <= 1.2).
+//    Run with the spawn helper and with direct spawns, interleaved.
+// 4. Script chain: 40 script agents in a chain (each depends on the one before), run with the
+//    spawn helper and with direct spawns in alternating rounds: CPU per agent of this process plus
+//    the helper (what Colloquy pays to run a script), and with the scripts' own CPU added.
+//    `--parts chain,parallel` runs only those parts (default: all).
 // 3. `colloquy invoke` start-up: wall time of the CLI running a one-agent ensemble, against
 //    `node -e 0`.
 import { execFileSync } from 'node:child_process';
@@ -33,6 +38,8 @@ import { parseEnsemble } from '../src/ensembles/load.js';
 import { runEnsemble } from '../src/ensembles/run.js';
 import { ScriptedModel } from '../src/models/scriptedModel.js';
 import { SqliteStore } from '../src/stores/sqlite.js';
+import { spawnHelperPid, useSpawnHelper } from '../src/ensembles/spawnHelper.js';
+import { readFileSync } from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const turnsArg = process.argv.indexOf('--turns');
@@ -312,7 +319,81 @@ async function schedulerAlone(): Promise<void> {
   }
 }
 
+/** CPU milliseconds of a process from /proc: its own, and its reaped children's. */
+function procCpu(pid: number | undefined): { self: number; children: number } {
+  if (pid === undefined) return { self: 0, children: 0 };
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const tick = (at: number) => (Number(fields[at - 3]) * 1000) / 100;
+  return { self: tick(14) + tick(15), children: tick(16) + tick(17) };
+}
+
+async function scriptChain(): Promise<void> {
+  const echo = path.join(dir, 'chain.sh');
+  writeFileSync(echo, `#!/bin/sh\ncat > /dev/null\necho '{"success":true,"data":{"ok":true}}'\n`);
+  chmodSync(echo, 0o755);
+  const count = 40;
+  const agents = Array.from(
+    { length: count },
+    (_, i) => `  - { name: c${i}, script: ./chain.sh${i ? `, depends_on: [c${i - 1}]` : ''} }`,
+  ).join('\n');
+  const chain = parseEnsemble(`name: chain\nagents:\n${agents}\n`, { baseDir: dir });
+  const samples: Record<string, { own: number[]; all: number[]; wall: number[] }> = {
+    helper: { own: [], all: [], wall: [] },
+    direct: { own: [], all: [], wall: [] },
+  };
+  for (const on of [true, false]) {
+    useSpawnHelper(on);
+    await runEnsemble(chain); // warm-up
+  }
+  for (let round = 0; round < 6; round++) {
+    for (const name of round % 2 ? ['direct', 'helper'] : ['helper', 'direct']) {
+      useSpawnHelper(name === 'helper');
+      if (name === 'helper')
+        await runEnsemble(
+          parseEnsemble('name: w\nagents:\n  - { name: w, script: ./chain.sh }\n', {
+            baseDir: dir,
+          }),
+        );
+      const helper = spawnHelperPid();
+      const cpu = process.cpuUsage();
+      const self = procCpu(process.pid);
+      const helperBefore = procCpu(helper);
+      const started = performance.now();
+      await runEnsemble(chain);
+      const wall = performance.now() - started;
+      const own = cpuMs(cpu);
+      const helperAfter = procCpu(helper);
+      const selfAfter = procCpu(process.pid);
+      const helperOwn = helperAfter.self - helperBefore.self;
+      const scripts =
+        selfAfter.children - self.children + helperAfter.children - helperBefore.children;
+      samples[name]!.own.push((own + helperOwn) / count);
+      samples[name]!.all.push((own + helperOwn + scripts) / count);
+      samples[name]!.wall.push(wall / count);
+    }
+  }
+  useSpawnHelper(true);
+  for (const [name, s] of Object.entries(samples))
+    console.log(
+      `script chain (${count} agents), ${name}: CPU per agent ${median(s.own).toFixed(1)} ms ` +
+        `(this process + helper), ${median(s.all).toFixed(1)} ms with the scripts' own; ` +
+        `wall ${median(s.wall).toFixed(1)} ms per agent (median of 6 rounds)`,
+    );
+  console.log(
+    `script chain: helper/direct CPU per agent ${(median(samples.helper!.own) / median(samples.direct!.own)).toFixed(2)}, ` +
+      `wall ${(median(samples.helper!.wall) / median(samples.direct!.wall)).toFixed(2)}`,
+  );
+}
+
 async function parallelRatio(): Promise<void> {
+  for (const on of [true, false, true, false]) {
+    useSpawnHelper(on);
+    await parallelOnce(on ? 'helper' : 'direct');
+  }
+  useSpawnHelper(true);
+}
+
+async function parallelOnce(label: string): Promise<void> {
   const sleeper = path.join(dir, 'sleep.js');
   writeFileSync(
     sleeper,
@@ -330,7 +411,7 @@ async function parallelRatio(): Promise<void> {
   const wall = (performance.now() - started) / 1000;
   const longest = Math.max(...result.conversation_history.map((turn) => turn.execution_time));
   console.log(
-    `parallel: 8 script agents x 200 ms: wall ${wall.toFixed(3)} s, longest agent ${longest.toFixed(3)} s, ` +
+    `parallel (${label}): 8 script agents x 200 ms: wall ${wall.toFixed(3)} s, longest agent ${longest.toFixed(3)} s, ` +
       `ratio ${(wall / longest).toFixed(2)} (target <= 1.2)`,
   );
 }
@@ -364,11 +445,16 @@ function startup(): void {
   );
 }
 
+const partsArg = process.argv.indexOf('--parts');
+const parts = partsArg > 0 ? process.argv[partsArg + 1]!.split(',') : undefined;
+const wanted = (part: string) => !parts || parts.includes(part);
 try {
-  await perTurnOverhead();
-  await schedulerAlone();
-  await parallelRatio();
-  startup();
+  if (wanted('turns')) await perTurnOverhead();
+  if (wanted('scheduler')) await schedulerAlone();
+  if (wanted('chain')) await scriptChain();
+  if (wanted('parallel')) await parallelRatio();
+  if (wanted('startup')) startup();
+  console.log(`machine load (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

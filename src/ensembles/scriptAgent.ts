@@ -14,6 +14,8 @@ import { llmOrcDirOf } from './llmorc/project.js';
 import { isColloquyStdin, parseScriptOutput, scriptInput } from './llmorc/scriptProtocol.js';
 import { PRIMITIVES } from './primitives/registry.js';
 import { resolveScript, splitCommand } from './scriptResolve.js';
+import { helperSpawn } from './spawnHelper.js';
+import type { HelperChild } from './spawnHelper.js';
 import type { ResolvedScript, ScriptProtocol } from './scriptResolve.js';
 
 export { splitCommand };
@@ -215,13 +217,18 @@ function spawnScript(
   const { agent } = options;
   const cwd = options.cwd ?? options.baseDir ?? process.cwd();
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      shell: false,
-      env: options.env ? { ...process.env, ...options.env } : process.env,
-    });
+    const env = options.env ? { ...process.env, ...options.env } : process.env;
+    // Through the small spawn helper process when it runs (a fork from this large process costs
+    // far more), else directly; either way the script leads its own process group.
+    const child: HelperChild =
+      helperSpawn({ file, args, cwd, env }) ??
+      spawn(file, args, {
+        cwd,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        env,
+      });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let size = 0;
@@ -289,7 +296,14 @@ function spawnScript(
       );
       finish(null, null);
     });
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    const spawned = () => {
+      if (child.pid === undefined) return;
+      // Failed (timed out, aborted) before the helper reported the pid: kill it now.
+      if (failure) killGroup(child.pid);
+      options.onSpawn?.(child.pid);
+    };
+    if (child.pid !== undefined) spawned();
+    else child.once('spawn', spawned);
     const collect = (chunks: Buffer[]) => (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT_BYTES)
