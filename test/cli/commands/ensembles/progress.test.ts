@@ -47,7 +47,7 @@ describe('invoke output', () => {
     printResult(result, 'rich', view, false);
     expect(io.out).toContain('✗ completed_with_errors  1 turns · 1 requests, 5 tokens · run run-1');
     expect(io.out).toMatch(
-      /^ {2}turn {2}agent {2}time {2}output\n {5}1 {2}a +0\.25 s {2}\{ response: hello world \}$/m,
+      /^ {2}turn {2}agent +time {2}output\n {5}1 {2}a +0\.25 s {2}\{ response: hello world \}$/m,
     );
     expect(io.out).not.toContain('Results');
   });
