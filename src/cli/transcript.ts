@@ -5,6 +5,7 @@
  */
 import type { AgencyResponse, TaggedItem, UsageSummary } from '../agency/result.js';
 import type { ThreadItem } from '../stores/item.js';
+import { renderTable } from './table.js';
 
 const INDENT = '  ';
 
@@ -68,25 +69,26 @@ export function renderHistory(items: readonly ThreadItem[], entry: string): stri
   );
 }
 
-/** A usage table: one row per agent, then the total. */
+/** A usage table: a header, one row per agent, then the total (numbers right-aligned). */
 export function renderUsage(
   perAgent: ReadonlyMap<string, UsageSummary>,
   total: UsageSummary,
 ): string[] {
   const rows: Array<[string, UsageSummary]> = [...perAgent, ['total', total]];
-  const width = Math.max(5, ...rows.map(([name]) => name.length));
-  const cell = (value: number | string): string => String(value).padStart(9);
   const priced = total.costPico !== undefined;
   // Cost to the micro-dollar (the sums are exact in pico-dollars).
-  const cost = (u: UsageSummary): string =>
-    priced ? ` ${(u.cost === undefined ? '-' : `$${u.cost.toFixed(6)}`).padStart(11)}` : '';
-  const header = `${'agent'.padEnd(width)}${cell('requests')}${cell('input')}${cell('output')}${cell('total')}${priced ? ` ${'cost'.padStart(11)}` : ''}`;
-  return [
-    header,
-    '-'.repeat(header.length),
-    ...rows.map(
-      ([name, u]) =>
-        `${name.padEnd(width)}${cell(u.requests)}${cell(u.inputTokens)}${cell(u.outputTokens)}${cell(u.totalTokens)}${cost(u)}`,
-    ),
-  ];
+  const cost = (u: UsageSummary): string[] =>
+    priced ? [u.cost === undefined ? '-' : `$${u.cost.toFixed(6)}`] : [];
+  return renderTable(
+    ['agent', 'requests', 'input', 'output', 'total', ...(priced ? ['cost'] : [])],
+    rows.map(([name, u]) => [
+      name,
+      u.requests,
+      u.inputTokens,
+      u.outputTokens,
+      u.totalTokens,
+      ...cost(u),
+    ]),
+    { align: ['left', 'right', 'right', 'right', 'right', 'right'] },
+  );
 }

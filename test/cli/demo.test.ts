@@ -71,8 +71,9 @@ describe('colloquy demo', { timeout: 60_000 }, () => {
     }
     const chat = /^Threads \(chat (chat_[0-9a-f-]{36}), store: sqlite\)$/m.exec(run.stdout)?.[1];
     expect(chat).toBeDefined();
+    expect(lines[lineIndex(lines, /^Threads /) + 1]).toMatch(/^ {2}thread +items$/);
     const threadLines = lines.slice(
-      lineIndex(lines, /^Threads /) + 1,
+      lineIndex(lines, /^Threads /) + 2,
       lineIndex(lines, /^Usage$/) - 1,
     );
     expect(threadLines.map((l) => l.trim().split(/\s+/).slice(0, 2))).toEqual([
@@ -81,7 +82,8 @@ describe('colloquy demo', { timeout: 60_000 }, () => {
       [`${chat}__Coordinator__Writer`, '4'],
       [`${chat}__Editor__Writer`, '2'],
     ]);
-    const usage = lines.slice(lineIndex(lines, /^Usage$/) + 3).filter((l) => l.trim() !== '');
+    expect(lines[lineIndex(lines, /^Usage$/) + 1]).toMatch(/^ {2}agent +requests +input/);
+    const usage = lines.slice(lineIndex(lines, /^Usage$/) + 2).filter((l) => l.trim() !== '');
     expect(usage.map((l) => l.trim().split(/\s+/))).toEqual([
       ['Researcher', '1', '10', '5', '15'],
       ['Editor', '1', '10', '5', '15'],
@@ -135,8 +137,9 @@ describe('colloquy demo', { timeout: 60_000 }, () => {
     expect(
       lineIndex(lines, /^ {4}Coordinator → user: Here is your brief on wave power:$/, conversation),
     ).toBeGreaterThan(conversation);
-    expect(second.stdout).toMatch(/^ {2}X__Coordinator__USER\s+12 items$/m);
-    expect(second.stdout).toMatch(/^ {2}X__Editor__Writer\s+4 items$/m);
+    expect(second.stdout).toMatch(/^ {2}thread +items$/m);
+    expect(second.stdout).toMatch(/^ {2}X__Coordinator__USER\s+12$/m);
+    expect(second.stdout).toMatch(/^ {2}X__Editor__Writer\s+4$/m);
   });
 
   it('--model without OPENAI_API_KEY exits 1 naming the variable', async () => {

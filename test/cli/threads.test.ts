@@ -21,17 +21,16 @@ async function ok(...args: string[]): Promise<string> {
   return run.stdout;
 }
 
-/** `threads list` output as `threadId → item count`. */
+/** `threads list` output (a header, then a row per thread) as `threadId → item count`. */
 function counts(stdout: string): Record<string, number> {
+  const [head, ...rows] = stdout.trim().split('\n');
+  expect(head).toMatch(/^thread +items {2}chat +updated$/);
   return Object.fromEntries(
-    stdout
-      .trim()
-      .split('\n')
-      .map((line) => {
-        const match = /^(\S+)\s+(\d+) items {2}chat=(\S+) {2}updated=\S+$/.exec(line);
-        expect(match, line).not.toBeNull();
-        return [match![1]!, Number(match![2])];
-      }),
+    rows.map((line) => {
+      const match = /^(\S+)\s+(\d+) {2}(\S+) +\d{4}-\S+$/.exec(line);
+      expect(match, line).not.toBeNull();
+      return [match![1]!, Number(match![2])];
+    }),
   );
 }
 
@@ -135,7 +134,8 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
 
     const shown = (await ok('threads', 'show', T('copy').user)).trimEnd().split('\n');
     expect(shown[0]).toBe(`${T('copy').user}  (chat copy, 6 items)`);
-    const rows = shown.slice(1).map((line) => line.trim().split(/\s+/).slice(0, 3));
+    expect(shown[1]).toMatch(/^# {2}agent +type +content$/);
+    const rows = shown.slice(2).map((line) => line.trim().split(/\s+/).slice(0, 3));
     expect(rows).toEqual([
       ['0', 'Coordinator', 'user'],
       ['1', 'Coordinator', 'function_call'],
@@ -144,8 +144,8 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
       ['4', 'Coordinator', 'function_call_result'],
       ['5', 'Coordinator', 'assistant'],
     ]);
-    expect(shown[1]).toContain('Write a short brief about tidal energy.');
-    expect(shown[2]).toContain(
+    expect(shown[2]).toContain('Write a short brief about tidal energy.');
+    expect(shown[3]).toContain(
       'send_message({"recipient":"Researcher","message":"Find three key facts about tidal energy."',
     );
   });

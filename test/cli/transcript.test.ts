@@ -165,24 +165,27 @@ describe('renderUsage', () => {
 
   it('prints a row per agent and a total, aligned, without a cost column when unpriced', () => {
     const lines = renderUsage(new Map([['Writer', usage(2, 20, 10)]]), usage(2, 20, 10));
-    expect(lines[0]).toBe('agent  requests    input   output    total');
-    expect(lines[1]).toBe('-'.repeat(lines[0]!.length));
-    expect(lines[2]).toBe('Writer        2       20       10       30');
-    expect(lines[3]).toBe('total         2       20       10       30');
+    expect(lines).toEqual([
+      'agent   requests  input  output  total',
+      'Writer         2     20      10     30',
+      'total          2     20      10     30',
+    ]);
   });
 
-  it('adds a cost column, with - for agents without a price', () => {
+  it('adds a cost column, with - for agents without a price, and fits long names', () => {
+    const long = 'Coordinator-of-a-very-long-named-department';
     const lines = renderUsage(
       new Map([
-        ['Coordinator', usage(1, 10, 5, 1_500_000)],
+        [long, usage(1, 10, 5, 1_500_000)],
         ['Editor', usage(1, 10, 5)],
       ]),
       usage(2, 20, 10, 1_500_000),
     );
-    expect(lines[0]!.endsWith('       cost')).toBe(true);
-    expect(lines[2]!.endsWith('  $0.000002')).toBe(true);
-    expect(lines[3]!.endsWith('          -')).toBe(true);
-    expect(lines[4]!.startsWith('total      ')).toBe(true);
+    expect(lines[0]!.endsWith('  cost')).toBe(true);
+    expect(lines[1]!.startsWith(`${long}  `)).toBe(true);
+    expect(lines[1]!.endsWith('  $0.000002')).toBe(true);
+    expect(lines[2]!.endsWith('          -')).toBe(true);
+    expect(lines[3]!.startsWith('total ')).toBe(true);
     for (const line of lines) expect(line.length).toBe(lines[0]!.length);
   });
 });

@@ -59,12 +59,15 @@ export async function slashCommand(
     }
     case '/threads': {
       const records = await agency.threads.store.listThreads({ chatId });
+      const { renderTable } = await import('../table.js');
       print(
         records.length === 0
           ? `No threads in chat ${chatId} yet.`
-          : records
-              .map((r) => `${r.threadId.padEnd(44)} ${String(r.version).padStart(4)} items`)
-              .join('\n'),
+          : renderTable(
+              ['thread', 'items'],
+              records.map((r) => [r.threadId, r.version]),
+              { align: ['left', 'right'] },
+            ).join('\n'),
       );
       return chatId;
     }
@@ -86,6 +89,37 @@ export async function slashCommand(
   }
 }
 
+/** Streams the answer to one message, under the live tree of runs when `progress` is on. */
+async function answer(agency: Agency, text: string, chatId: string, progress: boolean) {
+  const { getTraceRecorder } = await import('../../tracing/setup.js');
+  const { startLiveProgress } = await import('../progress/liveProgress.js');
+  const live = progress ? await startLiveProgress(getTraceRecorder()) : undefined;
+  const write = (delta: string) =>
+    live ? live.appendFooter(delta) : void process.stdout.write(delta);
+  let streamed = false;
+  try {
+    for await (const event of agency.getResponseStream(text, { chatId })) {
+      if (event.type === 'raw_model_stream_event' && event.depth === 0) {
+        const data = event.data as { type?: string; delta?: string };
+        if (data.type === 'output_text_delta' && data.delta) {
+          if (!streamed && !live) process.stdout.write(`${agency.entryPoints[0]} › `);
+          streamed = true;
+          write(data.delta);
+        }
+      }
+      if (event.type === 'run_completed' && !streamed)
+        write(String(event.result.finalOutput ?? ''));
+      if (event.type === 'error')
+        write(`\nerror [${event.error.code ?? 'ERROR'}]: ${event.error.message}`);
+    }
+  } catch {
+    // The error event above already said what failed.
+  } finally {
+    live?.stop();
+    if (!live || !process.stderr.isTTY) process.stdout.write('\n');
+  }
+}
+
 /** Registers `colloquy chat`. */
 export function registerChatCommand(program: Command): void {
   program
@@ -97,7 +131,6 @@ export function registerChatCommand(program: Command): void {
     .action(async (specifier: string, flags: ChatFlags) => {
       const { loadAgencyModule } = await import('../loadModule.js');
       const { getTraceRecorder, flushTracing } = await import('../../tracing/setup.js');
-      const { startLiveProgress } = await import('../progress/liveProgress.js');
       const { createInterface } = await import('node:readline/promises');
       const { randomUUID } = await import('node:crypto');
       // The CLI's logger and tracing first: the module's copy of Colloquy then shares them.
@@ -110,54 +143,38 @@ export function registerChatCommand(program: Command): void {
       out(
         `Chatting with agency "${agency.name}" (entry: ${agency.entryPoints.join(', ')}), chat ${chatId}. /help for commands.`,
       );
-      const rl = createInterface({
-        input: process.stdin,
-        output: process.stdout,
-        terminal: Boolean(process.stdin.isTTY),
-      });
+      const tty = Boolean(process.stdin.isTTY);
+      const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: tty });
       rl.setPrompt('you › ');
-      if (process.stdin.isTTY) rl.prompt();
+      // The prompt comes back once a line's output is printed; `atPrompt` says whether the cursor
+      // sits after one (Ctrl-D there needs a newline before "Bye.").
+      let atPrompt = false;
+      const prompt = () => {
+        if (!tty) return;
+        rl.prompt();
+        atPrompt = true;
+      };
+      prompt();
       try {
         for await (const line of rl) {
+          atPrompt = false;
           const text = line.trim();
-          if (process.stdin.isTTY) setImmediate(() => rl.prompt());
-          if (text === '') continue;
           if (text === '/exit' || text === '/quit') break;
+          // Keys typed while an answer streams wait in the terminal until the next prompt.
+          if (tty) rl.pause();
           if (text.startsWith('/')) {
             try {
               chatId = await slashCommand(agency, chatId, text, out);
             } catch (error) {
               out(`error: ${(error as Error).message}`);
             }
-            continue;
+          } else if (text !== '') {
+            await answer(agency, text, chatId, flags.progress);
           }
-          const progress = flags.progress ? await startLiveProgress(getTraceRecorder()) : undefined;
-          const write = (delta: string) =>
-            progress ? progress.appendFooter(delta) : void process.stdout.write(delta);
-          let streamed = false;
-          try {
-            for await (const event of agency.getResponseStream(text, { chatId })) {
-              if (event.type === 'raw_model_stream_event' && event.depth === 0) {
-                const data = event.data as { type?: string; delta?: string };
-                if (data.type === 'output_text_delta' && data.delta) {
-                  if (!streamed && !progress) process.stdout.write(`${agency.entryPoints[0]} › `);
-                  streamed = true;
-                  write(data.delta);
-                }
-              }
-              if (event.type === 'run_completed' && !streamed)
-                write(String(event.result.finalOutput ?? ''));
-              if (event.type === 'error')
-                write(`\nerror [${event.error.code ?? 'ERROR'}]: ${event.error.message}`);
-            }
-          } catch {
-            // The error event above already said what failed.
-          } finally {
-            progress?.stop();
-            if (!progress || !process.stderr.isTTY) process.stdout.write('\n');
-          }
+          prompt();
         }
       } finally {
+        if (atPrompt) process.stdout.write('\n');
         rl.close();
         await flushTracing();
         out(`Bye. Continue with: colloquy chat ${specifier} --chat-id ${chatId}`);

@@ -139,9 +139,15 @@ export function registerDemoCommand(program: Command): void {
           '',
         );
         out.push(`Threads (chat ${result.chatId}, store: ${agency.threads.store.kind})`);
-        for (const record of await agency.threads.store.listThreads({ chatId: result.chatId })) {
-          out.push(`  ${record.threadId.padEnd(40)} ${String(record.version).padStart(4)} items`);
-        }
+        const records = await agency.threads.store.listThreads({ chatId: result.chatId });
+        const { renderTable } = await import('../table.js');
+        out.push(
+          ...renderTable(
+            ['thread', 'items'],
+            records.map((record) => [record.threadId, record.version]),
+            { align: ['left', 'right'], indent: 2 },
+          ),
+        );
         out.push('', 'Usage', ...renderUsage(perAgent, result.usage).map((l) => `  ${l}`));
         process.stdout.write(`${out.join('\n')}\n`);
       } finally {

@@ -75,10 +75,12 @@ export function registerThreadsCommands(program: Command): void {
           const records = await store.listThreads(flags.chat ? { chatId: flags.chat } : {});
           if (records.length === 0)
             return print([flags.chat ? `No threads in chat ${flags.chat}.` : 'No threads.']);
+          const { renderTable } = await import('../table.js');
           print(
-            records.map(
-              (r) =>
-                `${r.threadId.padEnd(44)} ${String(r.version).padStart(5)} items  chat=${r.chatId ?? '-'}  updated=${r.updatedAt}`,
+            renderTable(
+              ['thread', 'items', 'chat', 'updated'],
+              records.map((r) => [r.threadId, r.version, r.chatId ?? '-', r.updatedAt]),
+              { align: ['left', 'right'] },
             ),
           );
         },
@@ -101,15 +103,19 @@ export function registerThreadsCommands(program: Command): void {
             );
           const items = await store.readItems(threadId);
           if (flags.json) return print([JSON.stringify({ ...record, items }, null, 2)]);
+          const { renderTable } = await import('../table.js');
+          const rows = items.map(({ item, meta }, i) => {
+            const who = meta
+              ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}`
+              : '?';
+            const kind = 'role' in item ? String(item.role) : String(item.type);
+            return [i, who, kind, summary(item as Record<string, unknown>)];
+          });
           print([
             `${threadId}  (chat ${record.chatId ?? '-'}, ${record.version} items${record.forkedFrom ? `, forked from ${record.forkedFrom.threadId}@${record.forkedFrom.version}` : ''})`,
-            ...items.map(({ item, meta }, i) => {
-              const who = meta
-                ? `${meta.agent}${meta.callerAgent ? `←${meta.callerAgent}` : ''}`
-                : '?';
-              const kind = 'role' in item ? String(item.role) : String(item.type);
-              return `${String(i).padStart(4)}  ${who.padEnd(24)} ${kind.padEnd(20)} ${summary(item as Record<string, unknown>)}`;
-            }),
+            ...(rows.length > 0
+              ? renderTable(['#', 'agent', 'type', 'content'], rows, { align: ['right'] })
+              : []),
           ]);
         },
         { readOnly: true },

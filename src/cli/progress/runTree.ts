@@ -7,9 +7,11 @@
 import type { SpanRecord } from '../../stores/traceStore.js';
 import { formatDuration } from '../traceTree.js';
 
-/** One agent run (or ensemble step/agent) in the tree. */
+/** One agent run (or ensemble step/agent, or tool call) in the tree. */
 export interface RunNode {
   spanId: string;
+  /** A run of an agent (or an ensemble's run, step or agent), or a call of a function tool. */
+  kind: 'run' | 'tool';
   label: string;
   startedAt: number;
   endedAt?: number;
@@ -23,6 +25,13 @@ export interface RunNode {
 
 const RUN_KINDS = new Set(['agent', 'ensemble_run', 'ensemble_step', 'ensemble_agent']);
 
+/** What a node is called: the agent, `ensemble NAME`, `step N` (the span's own name), `tool NAME`. */
+function labelOf(span: SpanRecord): string {
+  if (span.kind === 'function') return `tool ${span.name}`;
+  if (span.kind === 'ensemble_run') return `ensemble ${span.name}`;
+  return span.name;
+}
+
 /** Builds and updates the tree from span starts and ends. */
 export class RunTree {
   readonly roots: RunNode[] = [];
@@ -33,15 +42,16 @@ export class RunTree {
   /** Records a started span; returns the new run node, if it is a run. */
   start(span: SpanRecord): RunNode | undefined {
     const owner = span.parentId ? this.#owner.get(span.parentId) : undefined;
-    if (!RUN_KINDS.has(span.kind)) {
+    const tool = span.kind === 'function';
+    if (!RUN_KINDS.has(span.kind) && !tool) {
       this.#owner.set(span.spanId, owner);
       if (span.kind === 'generation' && owner) owner.activeCalls += 1;
       return undefined;
     }
     const node: RunNode = {
       spanId: span.spanId,
-      label:
-        span.kind === 'agent' ? span.name : `${span.kind.replace('ensemble_', '')} ${span.name}`,
+      kind: tool ? 'tool' : 'run',
+      label: labelOf(span),
       startedAt: Date.parse(span.startedAt) || Date.now(),
       inputTokens: 0,
       outputTokens: 0,
@@ -79,8 +89,9 @@ export function nodeLine(node: RunNode, now: number, frame = 0): string {
   const status = done ? (node.failed ? '✗' : '✓') : SPINNER[frame % SPINNER.length]!;
   const elapsed = formatDuration((node.endedAt ?? now) - node.startedAt);
   const tokens = node.inputTokens + node.outputTokens;
-  const doing = !done && node.activeCalls > 0 ? '  thinking…' : '';
-  return `${status} ${node.label}  ${elapsed}${tokens ? `  ${tokens} tokens` : ''}${doing}`;
+  const doing = !done && node.kind === 'tool' ? '  running…' : '';
+  const thinking = !done && node.activeCalls > 0 ? '  thinking…' : doing;
+  return `${status} ${node.label}  ${elapsed}${tokens ? `  ${tokens} tokens` : ''}${thinking}`;
 }
 
 /** The whole tree as lines, children indented under their caller. */

@@ -51,9 +51,29 @@ describe('RunTree', () => {
       error: { message: 'no' },
     });
     expect(renderRunTree(tree, T0 + 20)).toEqual([
-      '⠋ run dag  20 ms',
-      '└─ ⠋ step step 1  20 ms',
-      '   └─ ✗ agent x  10 ms',
+      '⠋ ensemble dag  20 ms',
+      '└─ ⠋ step 1  20 ms',
+      '   └─ ✗ x  10 ms',
+    ]);
+  });
+
+  it('shows tool calls under the agent that made them, running then done', () => {
+    const tree = new RunTree();
+    tree.start(span('a', null, 'agent', 'Researcher'));
+    const tool = tree.start(span('f', 'a', 'function', 'lookup'));
+    expect(tool).toMatchObject({ kind: 'tool', label: 'tool lookup' });
+    expect(renderRunTree(tree, T0 + 40)).toEqual([
+      '⠋ Researcher  40 ms',
+      '└─ ⠋ tool lookup  40 ms  running…',
+    ]);
+    tree.start(span('s', 'a', 'send_message', 'send_message'));
+    tree.start(span('w', 's', 'agent', 'Writer'));
+    const ended = tree.end({ ...span('f', 'a', 'function', 'lookup'), endedAt: at(25) });
+    expect(finishedLine(ended!, undefined)).toBe('✓ tool lookup  25 ms');
+    expect(renderRunTree(tree, T0 + 50)).toEqual([
+      '⠋ Researcher  50 ms',
+      '├─ ✓ tool lookup  25 ms',
+      '└─ ⠋ Writer  50 ms',
     ]);
   });
 });

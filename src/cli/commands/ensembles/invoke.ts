@@ -140,7 +140,7 @@ export async function invoke(
   const live = process.stderr.isTTY
     ? await (await import('../../progress/liveProgress.js')).startLiveProgress(getTraceRecorder())
     : undefined;
-  const lines = live ? undefined : progressReporter(false);
+  const lines = live ? undefined : progressReporter();
   const progress = {
     onEvent: (event: EnsembleEvent) => {
       tracer.onEvent(event);

@@ -8,6 +8,7 @@ import { loadProjectConfig, loadProjectProfiles } from '../../../config.js';
 import { listEnsembleEntries, llmOrcEnsembleDirs } from '../../../ensembles/llmorc/project.js';
 import { loadLlmOrcProfileSources } from '../../../ensembles/llmorc/profiles.js';
 import { findLlmOrcDir } from '../../../ensembles/llmorc/project.js';
+import { renderTable } from '../../table.js';
 
 /** Lists every ensemble: `name` (or `folder/name`) and its description. */
 export async function listEnsembles(): Promise<void> {
@@ -19,13 +20,14 @@ export async function listEnsembles(): Promise<void> {
     const entries = await listEnsembleEntries(dir);
     if (entries.length === 0) continue;
     if (dirs.length > 1) process.stdout.write(`${dir}:\n`);
-    for (const entry of entries) {
-      count++;
-      const description = entry.error
+    count += entries.length;
+    const rows = entries.map((entry) => [
+      entry.displayName,
+      entry.error
         ? '(invalid YAML: run colloquy validate)'
-        : (entry.description ?? '').split('\n')[0]!.trim();
-      process.stdout.write(`${entry.displayName.padEnd(32)} ${description}\n`);
-    }
+        : (entry.description ?? '').split('\n')[0]!.trim(),
+    ]);
+    process.stdout.write(`${renderTable([], rows).join('\n')}\n`);
   }
   if (count === 0)
     process.stdout.write(
@@ -41,7 +43,7 @@ export async function listProfiles(): Promise<void> {
     process.stdout.write(
       'No profiles. Add profiles: to colloquy.yaml (colloquy init writes one), or model_profiles: to .llm-orc/config.yaml.\n',
     );
-  for (const name of registry.names()) {
+  const rows = registry.names().map((name) => {
     let shown: string;
     try {
       const profile = registry.get(name);
@@ -49,6 +51,7 @@ export async function listProfiles(): Promise<void> {
     } catch (error) {
       shown = `(unusable: ${(error as Error).message.split('. ')[0]})`;
     }
-    process.stdout.write(`${name.padEnd(24)} ${shown.padEnd(32)} ${registry.source(name)}\n`);
-  }
+    return [name, shown, registry.source(name)];
+  });
+  if (rows.length > 0) process.stdout.write(`${renderTable([], rows).join('\n')}\n`);
 }

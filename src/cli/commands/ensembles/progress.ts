@@ -1,56 +1,47 @@
 /**
- * Progress of `colloquy invoke` on stderr, and the text/rich rendering of its result.
+ * Progress of `colloquy invoke` on stderr (plain lines off a terminal), and the printing of its
+ * result.
  * @module
  */
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { ConversationResult } from '../../../ensembles/result.js';
 import type { LlmOrcView } from '../../../ensembles/llmorc/results.js';
+import { painter } from '../../style.js';
+import { renderRichResult } from './richResult.js';
 
-/** Prints progress on stderr: one redrawn status line on a TTY, plain lines otherwise. */
-export function progressReporter(live: boolean): {
+/**
+ * Prints progress on stderr as plain lines, one per event worth a line (off a terminal; on one,
+ * `invoke` shows the live tree of `progress/liveProgress.ts` instead).
+ */
+export function progressReporter(): {
   onEvent: (event: EnsembleEvent) => void;
   stop: () => void;
 } {
   const started = Date.now();
-  const running = new Set<string>();
-  let turns = 0;
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
-  const draw = () =>
-    process.stderr.write(
-      `\r\x1b[2K⏵ turn ${turns} · ${elapsed()} · running: ${[...running].join(', ') || '-'}`,
-    );
-  const timer = live ? setInterval(draw, 100) : undefined;
-  const line = (text: string) =>
-    live ? process.stderr.write(`\r\x1b[2K${text}\n`) : process.stderr.write(`${text}\n`);
+  const line = (text: string) => void process.stderr.write(`${text}\n`);
   return {
     onEvent(event) {
       if (event.type === 'ensemble_started')
         line(`run ${event.run_id}${event.resumed ? ` (resumed at turn ${event.turn_count})` : ''}`);
-      else if (event.type === 'agent_started') running.add(event.agent);
       else if (event.type === 'agent_finished') {
-        running.delete(event.agent);
         if (!event.success) line(`✗ ${event.agent}: ${event.error}`);
       } else if (event.type === 'agent_dispatched')
         line(`→ ${event.agent}: dispatch ${event.reference} → ${event.target}`);
-      else if (event.type === 'turn_recorded') {
-        turns = event.turn_count;
+      else if (event.type === 'turn_recorded')
         line(
           `turn ${event.turn.turn_number}: ${event.turn.agent_name} (${event.turn.execution_time.toFixed(2)}s) [${elapsed()}]`,
         );
-      } else if (event.type === 'ensemble_finished')
+      else if (event.type === 'ensemble_finished')
         line(
           `finished: ${event.result.completion_reason} after ${event.result.turn_count} turns [${elapsed()}]`,
         );
-      if (live) draw();
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      if (live) process.stderr.write('\r\x1b[2K');
-    },
+    stop() {},
   };
 }
 
-/** Prints a result as text (`detailed` adds each agent's llm-orc result). */
+/** Prints a result as JSON, text or rich (`detailed` adds each agent's llm-orc result). */
 export function printResult(
   result: ConversationResult,
   format: string,
@@ -61,6 +52,11 @@ export function printResult(
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
+  if (format === 'rich') {
+    const lines = renderRichResult(result, painter(process.stdout), view, detailed);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
   const lines = [
     `completion_reason: ${result.completion_reason}`,
     `turn_count: ${result.turn_count}`,
@@ -68,16 +64,6 @@ export function printResult(
   ];
   if (result.error)
     lines.push(`error: ${result.error.agent ?? '(scheduler)'}: ${result.error.message}`);
-  if (format === 'rich') {
-    lines.push('', 'turn  agent                 time    output');
-    for (const turn of result.conversation_history) {
-      const output = JSON.stringify(turn.output_data);
-      lines.push(
-        `${String(turn.turn_number).padEnd(5)} ${turn.agent_name.padEnd(21)} ${turn.execution_time.toFixed(2).padStart(6)}s ${output.length > 80 ? `${output.slice(0, 77)}...` : output}`,
-      );
-    }
-    lines.push('', `usage: ${result.usage.requests} requests, ${result.usage.total_tokens} tokens`);
-  }
   if (detailed && view) {
     lines.push('', 'results:');
     for (const [agent, item] of Object.entries(view.results)) {

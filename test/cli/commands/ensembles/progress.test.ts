@@ -43,11 +43,13 @@ describe('invoke output', () => {
     expect(io.out).toContain('final_state:');
   });
 
-  it('rich output adds the turn table and usage; not detailed leaves results out', () => {
+  it('rich output: status with usage, the turn table; not detailed leaves results out', () => {
     printResult(result, 'rich', view, false);
-    expect(io.out).toMatch(/turn {2}agent {17}time {4}output/);
-    expect(io.out).toContain('usage: 1 requests, 5 tokens');
-    expect(io.out).not.toContain('results:');
+    expect(io.out).toContain('✗ completed_with_errors  1 turns · 1 requests, 5 tokens · run run-1');
+    expect(io.out).toMatch(
+      /^ {2}turn {2}agent +time {2}output\n {5}1 {2}a +0\.25 s {2}\{ response: hello world \}$/m,
+    );
+    expect(io.out).not.toContain('Results');
   });
 
   it('json output is the result itself', () => {
@@ -56,7 +58,7 @@ describe('invoke output', () => {
   });
 
   it('progress lines go to stderr', () => {
-    const progress = progressReporter(false);
+    const progress = progressReporter();
     progress.onEvent({ type: 'agent_started', agent: 'a' } as never);
     progress.onEvent({ type: 'agent_finished', agent: 'a', success: false, error: 'bad' } as never);
     progress.stop();
@@ -64,7 +66,7 @@ describe('invoke output', () => {
   });
 
   it('a dispatch prints its reference and the ensemble it resolved to', () => {
-    const progress = progressReporter(false);
+    const progress = progressReporter();
     progress.onEvent({
       type: 'agent_dispatched',
       agent: 'seat',
