@@ -51,3 +51,17 @@ export type { CrossOriginOptions } from './crossOrigin.js';
 export { requireJsonBody } from './jsonBody.js';
 export type { JsonBodyOptions } from './jsonBody.js';
 export { publicError, publicMessage } from './publicError.js';
+export { currentPrincipal, withPrincipal } from './auth/principal.js';
+export type { Authenticate, Principal } from './auth/principal.js';
+export {
+  authenticatorFor,
+  InvalidTokenError,
+  jwtAuthenticator,
+  jwtOptionsFromEnv,
+} from './auth/jwt.js';
+export type { JwtAuthOptions } from './auth/jwt.js';
+export { OwnerRecords } from './ownership/owners.js';
+export type { OwnedKind } from './ownership/owners.js';
+export { encodeChatIdHeader, decodeChatIdHeader } from './chatIdHeader.js';
+export { MAX_ERROR_MESSAGE_CHARS, boundText } from './publicError.js';
+export { FRAME_HEADERS, frameHeaders } from './frameHeaders.js';

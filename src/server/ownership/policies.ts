@@ -24,7 +24,18 @@ export type RoutePolicy =
    * `previous_response_id`), the `x-colloquy-chat-id` header or an approval `state` must be the
    * user's or new (then claimed); a call without one is claimed as it starts (scoped executor).
    */
-  | { kind: 'call'; claimResponseRun?: boolean }
+  | {
+      kind: 'call';
+      claimResponseRun?: boolean;
+      /** Body fields that name the chat besides `chatId`/`user` (AG-UI `threadId`, AI SDK `id`). */
+      chatFields?: readonly string[];
+    }
+  /** A path parameter names the user whose records these are: the user themself, or an admin. */
+  | { kind: 'user'; param: string }
+  /** A response id (`resp_…`) in a path parameter: the chat it belongs to must be the user's. */
+  | { kind: 'response'; param: string }
+  /** Aggregates over every user's records, or runs calls out of reach of the checks: admins only. */
+  | { kind: 'admin' }
   /** Starts an ensemble run: a `runId` in the body must be the user's or new; the run is claimed. */
   | { kind: 'startRun' }
   /** A list whose entries (under `field`) are filtered to the user's own. */
@@ -63,7 +74,12 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
   'POST /agencies/:name/runs': { kind: 'call', claimResponseRun: true }, // a background call
   'POST /v1/chat/completions': { kind: 'call' },
   'POST /v1/responses': { kind: 'call' },
+  'POST /agencies/:name/ag-ui': { kind: 'call', chatFields: ['threadId'] }, // AG-UI RunAgentInput
+  'POST /agencies/:name/ui-messages': { kind: 'call', chatFields: ['id'] }, // AI SDK chat id
   'DELETE /agencies/:name/chats/:chatId/calls': { kind: 'chat', param: 'chatId' },
+  'GET /v1/responses/:id': { kind: 'response', param: 'id' }, // the id names its chat
+  // MCP tools take chat ids inside JSON-RPC arguments, which this middleware does not read.
+  'ALL /mcp': { kind: 'admin' },
 
   // Chats, threads, checkpoints.
   'GET /chats': {
@@ -76,6 +92,7 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
   'POST /chats/:chatId/checkpoints': { kind: 'chat', param: 'chatId' },
   'POST /chats/:chatId/fork': { kind: 'chat', param: 'chatId', claimResponseChat: true },
   'POST /chats/:chatId/rollback': { kind: 'chat', param: 'chatId' },
+  'DELETE /chats/:chatId': { kind: 'chat', param: 'chatId' },
   'GET /threads/:id': {
     kind: 'record',
     idsOf: (body) => ({ chatId: str(sub(body.thread).chatId) }),
@@ -93,6 +110,15 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
   'GET /runs/:id/events': { kind: 'run', param: 'id' },
   'DELETE /runs/:id': { kind: 'run', param: 'id' },
   'POST /runs/:id/resume': { kind: 'run', param: 'id' },
+
+  // Memory: a user's own records (recall vectors, working memory, summaries).
+  'GET /memory/:agency/users/:userId': { kind: 'user', param: 'userId' },
+  'GET /memory/:agency/users/:userId/search': { kind: 'user', param: 'userId' },
+  'DELETE /memory/:agency/users/:userId': { kind: 'user', param: 'userId' },
+  'POST /memory/:agency/users/:userId/working/rollback': { kind: 'user', param: 'userId' },
+
+  // The agency as a network: edges aggregated over every user's traces.
+  'GET /agencies/:name/network': { kind: 'admin' },
 
   // Traces.
   'GET /traces': {

@@ -97,7 +97,7 @@ async function bodyFields(c: Context): Promise<Record<string, unknown>> {
 }
 
 /** The chat ids a call request names (invalid ones are left for the handler's 400). */
-async function namedChatIds(c: Context): Promise<string[]> {
+async function namedChatIds(c: Context, extraFields: readonly string[] = []): Promise<string[]> {
   const body = await bodyFields(c);
   const ids = new Set<string>();
   const tryAdd = (read: () => string | undefined) => {
@@ -109,7 +109,7 @@ async function namedChatIds(c: Context): Promise<string[]> {
     }
   };
   tryAdd(() => readChatIdHeader(c));
-  for (const field of ['chatId', 'user'] as const) {
+  for (const field of ['chatId', 'user', ...extraFields]) {
     if (typeof body[field] === 'string' && body[field] !== '') ids.add(body[field]);
   }
   if (typeof body.previous_response_id === 'string')
@@ -144,13 +144,46 @@ async function enforce(c: Context, policy: RoutePolicy, scope: Scope, next: () =
       return next();
     }
     case 'call': {
-      for (const chatId of await namedChatIds(c)) await scope.admitChat(chatId);
+      for (const chatId of await namedChatIds(c, policy.chatFields)) await scope.admitChat(chatId);
       await next();
       const body = policy.claimResponseRun && c.res.ok ? await responseJson(c) : null;
       if (typeof body?.runId === 'string') {
         await scope.owners.claim('run', body.runId, scope.principal.userId);
       }
       return;
+    }
+    case 'user': {
+      const userId = params[policy.param]!;
+      if (!scope.principal.admin && userId !== scope.principal.userId)
+        throw notFound(
+          'ROUTE_NOT_FOUND',
+          `Memory of user "${userId}"`,
+          [],
+          "A signed-in user sees only their own memory: use your own user id (the token's sub).",
+        );
+      return next();
+    }
+    case 'response': {
+      const id = params[policy.param]!;
+      let chatId: string | undefined;
+      try {
+        chatId = chatIdOfResponse(id);
+      } catch {
+        return next(); // not a response id: the handler answers 400 naming it
+      }
+      if (!(await scope.ownsChat(chatId)))
+        throw notFound('RESPONSE_NOT_FOUND', `Response "${id.slice(0, 80)}"`, [], 'Check the id.');
+      return next();
+    }
+    case 'admin': {
+      if (!scope.principal.admin)
+        throw notFound(
+          'ROUTE_NOT_FOUND',
+          `Route "${c.req.method} ${c.req.path}"`,
+          [],
+          'This route is for admins when the server signs users in (docs/auth.md).',
+        );
+      return next();
     }
     case 'startRun': {
       const { runId } = await bodyFields(c);
@@ -193,7 +226,7 @@ export function ownership(
     if (!principal) return next();
     const route = `${c.req.method === 'HEAD' ? 'GET' : c.req.method} ${routePath(c, -1)}`;
     if (routePath(c, -1) === '/*') return next(); // no route matched: the 404 handler answers
-    const policy = policies[route];
+    const policy = policies[route] ?? policies[`ALL ${routePath(c, -1)}`];
     if (!policy) {
       throw new HttpError(
         500,

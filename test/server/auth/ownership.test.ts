@@ -7,6 +7,7 @@ import { ownership } from '../../../src/server/ownership/scope.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
 import { testRegistry } from '../helpers.js';
 import { ROUTE_POLICIES } from '../../../src/server/ownership/policies.js';
+import { responseIdFor } from '../../../src/server/routes/openaiResponses.js';
 import { client, tokenFor, usersApp } from './users.helpers.js';
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
@@ -156,6 +157,8 @@ describe('ownership', () => {
       ':traceId': ids.aliceTrace,
       ':name': 'echo',
       ':model': 'echo',
+      ':agency': 'echo',
+      ':userId': 'alice', // memory routes: alice's records, named by bob
     };
     for (const route of routes) {
       const policy = ROUTE_POLICIES[route]!;
@@ -165,6 +168,7 @@ describe('ownership', () => {
         .replace(/^\/ensembles\/:name/, '/ensembles/one')
         .replace(/^\/runs\/:id/, `/runs/${ids.aliceRun}`)
         .replace(/^\/threads\/:id/, `/threads/${encodeURIComponent(ids.aliceThread)}`)
+        .replace(/^\/v1\/responses\/:id/, `/v1/responses/${responseIdFor(ids.aliceChat)}`)
         .replace(/:[A-Za-z]+/g, (name) => values[name]!)
         .concat(pattern === '/chats' ? '?agency=echo' : '');
       const body = {
