@@ -33,7 +33,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Colloquy Studio i
 <body style="font:16px system-ui;max-width:40em;margin:3em auto">
 <h1>Colloquy Studio is not built</h1>
 <p>This server found no <code>dist/studio/index.html</code>. In a source checkout, run
-<code>npm run build:studio</code> (or <code>npm install</code>, which builds it) and reload.
+<code>npm run build:studio</code> and reload (the published package ships it built).
 The API itself works: try <a href="/agencies">/agencies</a>.</p></body>`;
 
 /** Options of {@link studioRoutes}. */
