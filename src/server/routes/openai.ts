@@ -12,8 +12,7 @@ import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { PendingApproval } from '../../agency/approvals.js';
-import type { AgencyStreamEvent } from '../../agency/events.js';
-import type { AgencyResponse, UsageSummary } from '../../agency/result.js';
+import type { UsageSummary } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
 import {
@@ -26,14 +25,7 @@ import {
   type WirePart,
 } from '../openaiInput.js';
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
-import { checkClientTools, resumedStream } from './clientCalls.js';
-import {
-  answeredCall,
-  clientCallsOf,
-  clientToolsOf,
-  noCallWaiting,
-  resumeWithOutputs,
-} from './openaiClientTools.js';
+import { v1Call } from './openaiCall.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
@@ -199,43 +191,22 @@ export function openaiRoutes(context: RouteContext): Hono {
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
     const agency = agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
-    const outputs = toolResultsOf(body);
-    const answered = outputs ? answeredCall(context, body.model, outputs) : null;
-    if (outputs && !answered) throw noCallWaiting('messages');
-    const clientTools = answered ? answered.call.clientTools : clientToolsOf(body.tools);
-    checkClientTools(agency, clientTools, 'tools');
-    const call = answered
-      ? { message: '', chatId: answered.chatId, options: {}, format: answered.call.outputType }
-      : toCall(body, readChatIdHeader(c));
-    const { message, chatId, format } = call;
-    const options: GetResponseOptions = {
-      ...call.options,
-      ...(clientTools.length > 0 ? { clientTools } : {}),
-    };
+    const call = v1Call(context, {
+      model: body.model,
+      agency,
+      tools: body.tools,
+      outputs: toolResultsOf(body),
+      outputsField: 'messages',
+      fresh: () => toCall(body, readChatIdHeader(c)),
+    });
+    const { chatId, format, stopped } = call;
     context.registry.chats.remember(chatId, body.model);
     setChatIdHeader(c, chatId);
     const id = `chatcmpl-${randomUUID()}`;
     const now = Math.floor(Date.now() / 1000);
-    const stopped = (result: AgencyResponse) =>
-      clientCallsOf(
-        context,
-        body.model,
-        chatId,
-        result,
-        clientTools,
-        answered ? answered.call.outputType : options.outputType,
-      );
     if (!body.stream) {
       const result = await context.inflight
-        .track(
-          answered && outputs
-            ? resumeWithOutputs(context, body.model, answered, outputs, c.req.raw.signal)
-            : context.executor.calls.getResponse(body.model, message, {
-                ...options,
-                chatId,
-                signal: c.req.raw.signal,
-              }),
-        )
+        .track(call.run(c.req.raw.signal))
         .catch((error: unknown) => {
           throw outputError(error, format);
         });
@@ -265,19 +236,7 @@ export function openaiRoutes(context: RouteContext): Hono {
         usage: usageOf(result.usage),
       });
     }
-    const events = (signal: AbortSignal): AsyncIterable<AgencyStreamEvent> =>
-      answered && outputs
-        ? resumedStream(context, body.model, answered.call, {
-            toolOutputs: outputs,
-            reject: answered.call.approvals.map((a) => a.callId),
-            clientTools,
-            signal,
-          })
-        : context.executor.calls.getResponseStream(body.model, message, {
-            ...options,
-            chatId,
-            signal,
-          });
+    const events = call.events;
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
       id,
       object: 'chat.completion.chunk',

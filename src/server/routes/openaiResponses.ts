@@ -28,17 +28,10 @@ import {
   type WirePart,
 } from '../openaiInput.js';
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
+import { v1Call } from './openaiCall.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
 import { chatIdOfBase64url, readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
-import { checkClientTools, resumedStream } from './clientCalls.js';
 import { saveResponse, storedResponseRoute } from './openaiStoredResponses.js';
-import {
-  answeredCall,
-  clientCallsOf,
-  clientToolsOf,
-  noCallWaiting,
-  resumeWithOutputs,
-} from './openaiClientTools.js';
 
 const partsSchema = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
 
@@ -211,21 +204,15 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
   storedResponseRoute(app, context, chatIdOfResponse);
   app.post('/responses', async (c) => {
     const body = await readJson(c, responsesBodySchema);
-    const agency = agencyNamed(context, body.model);
-    const { calls } = context.executor;
-    const outputs = functionOutputsOf(body);
-    const answered = outputs ? answeredCall(context, body.model, outputs) : null;
-    if (outputs && !answered) throw noCallWaiting('input');
-    const clientTools = answered ? answered.call.clientTools : clientToolsOf(body.tools);
-    checkClientTools(agency, clientTools, 'tools');
-    const call = answered
-      ? { message: '', chatId: answered.chatId, options: {}, format: answered.call.outputType }
-      : toCall(body, readChatIdHeader(c));
-    const { message, chatId, format } = call;
-    const options: GetResponseOptions = {
-      ...call.options,
-      ...(clientTools.length > 0 ? { clientTools } : {}),
-    };
+    const call = v1Call(context, {
+      model: body.model,
+      agency: agencyNamed(context, body.model),
+      tools: body.tools,
+      outputs: functionOutputsOf(body),
+      outputsField: 'input',
+      fresh: () => toCall(body, readChatIdHeader(c)),
+    });
+    const { chatId, format, stopped } = call;
     context.registry.chats.remember(chatId, body.model);
     setChatIdHeader(c, chatId);
     const ids = {
@@ -233,26 +220,9 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       messageId: `msg_${randomUUID().replaceAll('-', '')}`,
       created: Math.floor(Date.now() / 1000),
     };
-    const stopped = (result: AgencyResponse) =>
-      clientCallsOf(
-        context,
-        body.model,
-        chatId,
-        result,
-        clientTools,
-        answered ? answered.call.outputType : options.outputType,
-      );
     if (!body.stream) {
       const result = await context.inflight
-        .track(
-          answered && outputs
-            ? resumeWithOutputs(context, body.model, answered, outputs, c.req.raw.signal)
-            : calls.getResponse(body.model, message, {
-                ...options,
-                chatId,
-                signal: c.req.raw.signal,
-              }),
-        )
+        .track(call.run(c.req.raw.signal))
         .catch((error: unknown) => {
           throw outputError(error, format);
         });
@@ -262,16 +232,7 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       await saveResponse(context, body.model, response);
       return c.json(response);
     }
-    return streamResponse(c, context, body, ids, { format, stopped }, (signal) =>
-      answered && outputs
-        ? resumedStream(context, body.model, answered.call, {
-            toolOutputs: outputs,
-            reject: answered.call.approvals.map((a) => a.callId),
-            clientTools,
-            signal,
-          })
-        : calls.getResponseStream(body.model, message, { ...options, chatId, signal }),
-    );
+    return streamResponse(c, context, body, ids, { format, stopped }, call.events);
   });
 }
 
