@@ -22,3 +22,6 @@ if (existsSync(source) && process.env.COLLOQUY_DIST !== '1') {
 }
 const { main } = await import(pathToFileURL(entry).href);
 await main(process.argv);
+// A failed command whose user module left a live handle (a timer, a socket: say, an import that
+// timed out while still waiting) would otherwise keep the process alive: exit once output flushed.
+if (process.exitCode) setTimeout(() => process.exit(), 1000).unref();

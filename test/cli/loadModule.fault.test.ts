@@ -16,6 +16,7 @@ import { importAgencies } from '../../src/server/registry.js';
 import { spawnColloquy } from './spawnCli.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+const MODELS = fileURLToPath(new URL('../../src/models.ts', import.meta.url));
 const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-load-fault-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cleanups: Array<() => Promise<void>> = [];
@@ -30,7 +31,8 @@ const FAKE =
 /** A TypeScript module serving one agency named `name`. */
 function agencySource(name: string): string {
   return (
-    `import { Agency, Agent, MemoryStore, ScriptedModel, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+    `import { Agency, Agent, MemoryStore, ThreadManager } from ${JSON.stringify(INDEX)};\n` +
+    `import { ScriptedModel } from ${JSON.stringify(MODELS)};\n` +
     `const a = new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'hi from ${name}') });\n` +
     `export const agency = new Agency({ name: '${name}', entryPoints: [a], threads: new ThreadManager({ store: new MemoryStore() }) });\n`
   );
@@ -107,6 +109,15 @@ describe('a module whose top-level await never settles', () => {
       expect(run.code, `${args[0]}: ${run.stderr}`).toBe(1);
       expect(run.stderr).toContain(`Importing the module ${file} did not finish within 500 ms`);
     }
+  }, 60_000);
+
+  it('makes `colloquy chat` exit even when the module holds a live timer', async () => {
+    // The import never settles and a timer keeps the event loop alive: before, chat printed the
+    // timeout and then waited for Ctrl-C (this test timed out).
+    const file = write('hang-live.mjs', `setInterval(() => {}, 60_000);\n${HANG}`);
+    const run = await spawnColloquy(['chat', file], { env: { COLLOQUY_IMPORT_TIMEOUT_MS: '500' } });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`Importing the module ${file} did not finish within 500 ms`);
   }, 60_000);
 });
 
