@@ -164,7 +164,7 @@ for (const size of SIZES) {
   const sqlite = new SqliteStore({ path: join(dir, 'bench.db') });
   await searchBench(
     'sqlite (sqlite-vec)',
-    new SqliteMemory({ db: sqlite.connection }),
+    new SqliteMemory({ store: sqlite }),
     size,
     vectors,
   );

@@ -67,7 +67,7 @@ export interface ResolvedMemory {
 
 /** The memory backend beside a thread store, or an error naming the fix. */
 export function defaultBackend(store: ThreadStore): MemoryBackend {
-  if (store instanceof SqliteStore) return new SqliteMemory({ db: store.connection });
+  if (store instanceof SqliteStore) return new SqliteMemory({ store });
   if (store instanceof MemoryStore) return new InMemoryMemory();
   throw new ConfigError(
     `memory: the ${store.kind} thread store keeps no vectors. Pass memory: { store } (new SqliteMemory({ path }) or new InMemoryMemory()), or keep threads in SQLite.`,

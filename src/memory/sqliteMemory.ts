@@ -5,6 +5,7 @@
  * @module
  */
 import Database from 'better-sqlite3';
+import type { SqliteStore } from '../stores/sqlite.js';
 import * as sqliteVec from 'sqlite-vec';
 import { ConfigError } from '../errors.js';
 import { cosine } from './embedder.js';
@@ -62,8 +63,11 @@ function entryOf(row: RecordRow): MemoryEntry {
   };
 }
 
-/** Options of {@link SqliteMemory}: an open connection (a `SqliteStore`'s) or a file. */
-export type SqliteMemoryOptions = { db: Database.Database } | { path: string };
+/**
+ * Options of {@link SqliteMemory}: a `SqliteStore`, whose file (and connection) memory then
+ * shares with the threads, or a file of its own.
+ */
+export type SqliteMemoryOptions = { store: SqliteStore } | { path: string };
 
 /**
  * Memory in SQLite with sqlite-vec. With a `SqliteStore`'s connection, memory lives in the same
@@ -72,7 +76,7 @@ export type SqliteMemoryOptions = { db: Database.Database } | { path: string };
  * @example
  * ```ts
  * const store = new SqliteStore({ path: '.colloquy/colloquy.db' });
- * const memory = new SqliteMemory({ db: store.connection });
+ * const memory = new SqliteMemory({ store });
  * ```
  */
 export class SqliteMemory implements MemoryBackend {
@@ -82,7 +86,7 @@ export class SqliteMemory implements MemoryBackend {
 
   constructor(options: SqliteMemoryOptions) {
     this.#owns = 'path' in options;
-    this.#db = 'path' in options ? new Database(options.path) : options.db;
+    this.#db = 'path' in options ? new Database(options.path) : options.store.connection;
     try {
       sqliteVec.load(this.#db);
     } catch (error) {
