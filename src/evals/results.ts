@@ -3,7 +3,8 @@
  * repeat, with the spread), where it goes by default (`.colloquy/evals/` beside the default
  * database) and how it is read back.
  *
- * Changelog: version 1 — first format.
+ * Changelog: version 1 — first format; each repeat may since carry its `chatId` (optional, so
+ * older files still read).
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -35,6 +36,8 @@ const attemptSchema = z.object({
   modelCalls: z.number(),
   cost: z.number().optional(),
   error: z.string().optional(),
+  /** The chat the repeat ran in (its traces are that chat's), when the target kept them. */
+  chatId: z.string().optional(),
 });
 
 const caseResultSchema = z.object({

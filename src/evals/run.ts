@@ -163,6 +163,7 @@ async function attempt(
     latencyMs: Math.round(transcript.latencyMs),
     modelCalls: transcript.modelCalls,
     ...(transcript.cost === undefined ? {} : { cost: transcript.cost }),
+    ...(transcript.chatId === undefined ? {} : { chatId: transcript.chatId }),
   };
 }
 

@@ -80,7 +80,9 @@ export function agencyTarget(
       };
       try {
         const responses = !isFactory && model ? await withCaseModel(model, work) : await work();
-        return agencyTranscript(responses, performance.now() - started);
+        const transcript = agencyTranscript(responses, performance.now() - started);
+        // An agency instance keeps its store, so the case's traces can be found by its chat.
+        return isFactory ? transcript : { ...transcript, chatId };
       } finally {
         if (isFactory) {
           await agency.close();

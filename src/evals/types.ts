@@ -71,6 +71,8 @@ export interface EvalTranscript {
   cost?: number;
   /** Wall time of the whole case, in ms. */
   latencyMs: number;
+  /** The chat the case ran in, when its traces are kept where a server can show them. */
+  chatId?: string;
 }
 
 /** A score: 0 (worst) to 1 (best), and why. */

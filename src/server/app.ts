@@ -30,6 +30,7 @@ import { approvalRoutes } from './routes/approvals.js';
 import { callRunRoutes } from './routes/callRuns.js';
 import { chatListRoutes } from './routes/chatList.js';
 import { networkRoutes } from './routes/network.js';
+import { evalRoutes } from './routes/evals.js';
 import { ensembleDetailRoutes } from './routes/ensembleDetail.js';
 import { ensembleRoutes } from './routes/ensembles.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -63,6 +64,8 @@ export interface AppOptions {
    * to its owner (see docs/auth.md). Replaces `apiKey` when both are given.
    */
   authenticate?: Authenticate;
+  /** Where eval results are read from for `/evals` (default `defaultResultsDir()`). */
+  evalsDir?: string;
   /** Where owners are recorded (default: in the ensemble runs' store, `registry.runs.store`). */
   owners?: OwnerRecords;
 }
@@ -175,6 +178,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', traceRoutes(context));
   app.route('/memory', memoryRoutes(context));
   app.route('/', networkRoutes(context));
+  app.route('/', evalRoutes(options.evalsDir)); // eval results: the operator's, admins only
   app.route('/v1', openaiRoutes(context));
   app.route('/', mcpRoutes(context));
   return app;

@@ -57,6 +57,8 @@ export interface StartServerOptions {
   executor?: Executor;
   /** Finds each request's user, scoping chats, runs and traces to it (see `createApp`, docs/auth.md). */
   authenticate?: Authenticate;
+  /** Where `/evals` reads eval results (default `defaultResultsDir()`, `.colloquy/evals/`). */
+  evalsDir?: string;
   /** Told when shutdown begins and ends (default: nothing). */
   onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
 }
@@ -162,6 +164,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
     ...(options.executor ? { executor: options.executor } : {}),
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.evalsDir ? { evalsDir: options.evalsDir } : {}),
   });
   let listening: { server: Server; port: number };
   try {

@@ -3,12 +3,14 @@ import { useEffect, useRef } from 'react';
 import { AuthDialog } from './components/AuthDialog';
 import { ChatList } from './components/ChatList';
 import { Failure, Loading } from './components/States';
+import { formatHash } from './lib/hash';
 import { VIEWS, useRoute, type View } from './lib/route';
 import type { AgencyListEntry } from './lib/types';
 import { useApi } from './lib/useApi';
 import { AgenciesView } from './views/AgenciesView';
 import { ChatView } from './views/ChatView';
 import { EnsemblesView } from './views/EnsemblesView';
+import { EvalsView } from './views/EvalsView';
 import { NetworkView } from './views/NetworkView';
 import { ThreadsView } from './views/ThreadsView';
 import { TimeTravelView } from './views/TimeTravelView';
@@ -22,6 +24,7 @@ const TITLES: Record<View, string> = {
   traces: 'Traces',
   network: 'Network',
   ensembles: 'Ensembles',
+  evals: 'Evals',
 };
 
 export function App() {
@@ -58,6 +61,16 @@ export function App() {
     main = <TimeTravelView chatId={chatId} onOpenChat={(id) => to('chat', { chat: id })} />;
   else if (route.view === 'traces') main = <TracesView chatId={chatId} />;
   else if (route.view === 'network') main = <NetworkView agency={agency?.name} />;
+  else if (route.view === 'evals')
+    main = (
+      <EvalsView
+        runId={route.params.run}
+        onSelect={(run) => to('evals', { run })}
+        traceHref={(chat) =>
+          formatHash({ view: 'traces', params: { ...route.params, run: '', chat } })
+        }
+      />
+    );
   else
     main = (
       <EnsemblesView

@@ -120,6 +120,10 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
   // The agency as a network: edges aggregated over every user's traces.
   'GET /agencies/:name/network': { kind: 'admin' },
 
+  // Eval results: files the operator's eval runs wrote, no user's records.
+  'GET /evals': { kind: 'admin' },
+  'GET /evals/:runId': { kind: 'admin' },
+
   // Traces.
   'GET /traces': {
     kind: 'list',

@@ -11,6 +11,7 @@ export const VIEWS = [
   'traces',
   'network',
   'ensembles',
+  'evals',
 ] as const;
 export type View = (typeof VIEWS)[number];
 

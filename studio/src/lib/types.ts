@@ -174,3 +174,43 @@ export interface SavedRun {
 
 /** The events of `GET /ensembles/runs/:id/stream`: the run's own events, plus a failure. */
 export type EnsembleEvent = RunEvent | { type: 'error'; error: ErrorInfo };
+
+/** One run in `GET /evals` (the results module reads files, so its types are mirrored here). */
+export interface EvalRunSummary {
+  runId: string;
+  dataset: string;
+  target: string;
+  startedAt: string;
+  mean: number;
+  passed: boolean;
+  cases: number;
+  passedCases: number;
+  failedCases: number;
+}
+
+/** The parts of `GET /evals/:runId`'s results the studio shows. */
+export interface EvalResults {
+  runId: string;
+  dataset: string;
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  mean: number;
+  passed: boolean;
+  failures: string[];
+  cases: Array<{
+    id: string;
+    input: string | string[];
+    mean: number;
+    passed: boolean;
+    scores: Array<{
+      scorer: string;
+      mean: number;
+      stdev: number;
+      reason: string;
+      threshold?: number;
+      passed: boolean;
+    }>;
+    runs: Array<{ output: string; error?: string; chatId?: string }>;
+  }>;
+}
