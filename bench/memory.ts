@@ -162,12 +162,7 @@ for (const size of SIZES) {
   const vectors = Array.from({ length: size }, unitVector);
   const dir = mkdtempSync(join(tmpdir(), 'memory-bench-'));
   const sqlite = new SqliteStore({ path: join(dir, 'bench.db') });
-  await searchBench(
-    'sqlite (sqlite-vec)',
-    new SqliteMemory({ store: sqlite }),
-    size,
-    vectors,
-  );
+  await searchBench('sqlite (sqlite-vec)', new SqliteMemory({ store: sqlite }), size, vectors);
   await sqlite.close();
   await searchBench('memory (scan)', new InMemoryMemory(), size, vectors);
 }
