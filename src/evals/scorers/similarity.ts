@@ -4,18 +4,11 @@
  * @module
  */
 import { ConfigError } from '../../errors.js';
+import type { Embedder } from '../../memory/embedder.js';
 import type { Score, Scorer } from '../types.js';
 
-/**
- * Turns texts into vectors. The same interface as the memory module's, so one embedder serves
- * both.
- */
-export interface Embedder {
-  /** The length of every vector. */
-  readonly dimensions: number;
-  /** One vector per text, in order. */
-  embed(texts: string[]): Promise<number[][]>;
-}
+/** Turns texts into vectors: the memory module's interface, so one embedder serves both. */
+export type { Embedder };
 
 /** The cosine similarity of two vectors of the same length (0 when either is all zeros). */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
