@@ -3,6 +3,7 @@
  * tokens and Authorization headers are redacted by field name and by value pattern.
  * @module
  */
+import { readEnv } from './env.js';
 import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
@@ -66,7 +67,7 @@ export function isLogLevel(value: string): value is LogLevel {
  * ```
  */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const envLevel = process.env.COLLOQUY_LOG_LEVEL;
+  const envLevel = readEnv('COLLOQUY_LOG_LEVEL');
   const level = options.level ?? (envLevel && isLogLevel(envLevel) ? envLevel : 'warn');
   const redactOptions = { secrets: options.secrets };
   return pino(
@@ -107,7 +108,7 @@ function loadPretty(): ((options: Record<string, unknown>) => DestinationStream)
  */
 function defaultDestination(): DestinationStream {
   const pretty =
-    process.stderr.isTTY && process.env.COLLOQUY_LOG_FORMAT !== 'json' ? loadPretty() : undefined;
+    process.stderr.isTTY && readEnv('COLLOQUY_LOG_FORMAT') !== 'json' ? loadPretty() : undefined;
   if (pretty) return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
   return pino.destination({ dest: 2, sync: true });
 }

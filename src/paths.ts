@@ -5,12 +5,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readEnv } from './env.js';
 
 /** Where the default store lives: `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.COLLOQUY_DB && env.COLLOQUY_DB.trim() !== ''
-    ? env.COLLOQUY_DB
-    : resolve('.colloquy', 'colloquy.db');
+  return readEnv('COLLOQUY_DB', env) ?? resolve('.colloquy', 'colloquy.db');
 }
 
 /** Extensions tried, in order, for a module named without one (`''` = as written). */

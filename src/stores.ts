@@ -23,6 +23,8 @@ export { checkIds, isStorableId } from './stores/ids.js';
 export { withRetry, isTransient } from './stores/retrying.js';
 export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
+export { ConversationsStore } from './stores/conversations.js';
+export type { ConversationsStoreOptions } from './stores/conversations.js';
 export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
 export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
 export type { SqliteLeases } from './stores/sqliteLeases.js';

@@ -26,6 +26,7 @@ const RULES: LayerRules = {
     'redact.ts': 0,
     'yamlErrors.ts': 0,
     'logger.ts': 0,
+    'env.ts': 0, // every COLLOQUY_* variable, read in one place
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     models: 1,
     stores: 1,
@@ -61,6 +62,9 @@ const RULES: LayerRules = {
   },
   allowed: [
     'logger.ts -> redact.ts',
+    'env.ts -> errors.ts', // a malformed variable is a ConfigError
+    'paths.ts -> env.ts',
+    'logger.ts -> env.ts',
     'yamlErrors.ts -> errors.ts',
     'optionalPeer.ts -> errors.ts', // the missing-peer error is a ConfigError
     'logger.ts -> optionalPeer.ts', // pino-pretty, when installed

@@ -6,28 +6,25 @@
  * it fires with an error naming the module.
  * @module
  */
+import { readEnv } from '../env.js';
 import { ConfigError } from '../errors.js';
 
 /** The default deadline of one module import, in ms. */
 export const DEFAULT_IMPORT_TIMEOUT_MS = 30_000;
 
-/** The variable that overrides {@link DEFAULT_IMPORT_TIMEOUT_MS} for the CLI (`chat`, `dev`, `serve`). */
-export const IMPORT_TIMEOUT_ENV = 'COLLOQUY_IMPORT_TIMEOUT_MS';
-
-/** The import deadline: `given`, else `$COLLOQUY_IMPORT_TIMEOUT_MS`, else the default. */
+/** The import deadline: `given`, else `$COLLOQUY_IMPORT_TIMEOUT_MS` (see `env.ts`), else the default. */
 export function importTimeoutMs(
   given: number | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): number {
-  const raw = given ?? (env[IMPORT_TIMEOUT_ENV] ? Number(env[IMPORT_TIMEOUT_ENV]) : undefined);
-  const ms = raw ?? DEFAULT_IMPORT_TIMEOUT_MS;
-  if (!Number.isFinite(ms) || ms <= 0) {
-    const source = given !== undefined ? 'importTimeoutMs' : IMPORT_TIMEOUT_ENV;
+  if (given === undefined)
+    return readEnv('COLLOQUY_IMPORT_TIMEOUT_MS', env) ?? DEFAULT_IMPORT_TIMEOUT_MS;
+  if (!Number.isFinite(given) || given <= 0) {
     throw new ConfigError(
-      `${source} must be a positive number of ms (got "${given ?? env[IMPORT_TIMEOUT_ENV]}"). Pass e.g. 30000.`,
+      `importTimeoutMs must be a positive number of ms (got "${given}"). Pass e.g. 30000.`,
     );
   }
-  return ms;
+  return given;
 }
 
 /** The error of an import that missed its deadline. */
@@ -39,7 +36,7 @@ export class ImportTimeoutError extends ConfigError {
     super(
       `Importing the module ${file} did not finish within ${timeoutMs} ms: its top-level code (or that of a module it imports) ` +
         'is still waiting on an `await` that never settled, such as a connection, a network call or a prompt. ' +
-        `Make every top-level await settle (or move the work into a function called later), or raise ${IMPORT_TIMEOUT_ENV}.`,
+        `Make every top-level await settle (or move the work into a function called later), or raise COLLOQUY_IMPORT_TIMEOUT_MS.`,
     );
     this.name = 'ImportTimeoutError';
   }

@@ -4,6 +4,7 @@
  * runs). `test/cli/startup.test.ts` fails if `--help` loads a provider, a driver or the server.
  * @module
  */
+import { readEnv } from '../env.js';
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ColloquyError } from '../errors.js';
@@ -181,7 +182,7 @@ export async function main(argv: string[]): Promise<void> {
     const redact = (text: string) => redactString(text, { secrets: envSecrets() });
     const message = (error as Error)?.message ?? String(error);
     process.stderr.write(redact(`colloquy: ${prefix}: ${message}\n`));
-    if (process.env.COLLOQUY_DEBUG) process.stderr.write(redact(`${(error as Error)?.stack}\n`));
+    if (readEnv('COLLOQUY_DEBUG')) process.stderr.write(redact(`${(error as Error)?.stack}\n`));
     process.exitCode = 1;
   }
 }

@@ -9,6 +9,7 @@
  * the reason is written to stderr once. `COLLOQUY_SPAWN_HELPER=0` turns the helper off.
  * @module
  */
+import { readEnv } from '../env.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -36,7 +37,7 @@ type Message =
   | { type: 'stdout' | 'stderr'; id: number; data: Uint8Array }
   | { type: 'exit' | 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
 
-let enabled = process.env.COLLOQUY_SPAWN_HELPER !== '0';
+let enabled = readEnv('COLLOQUY_SPAWN_HELPER') !== '0';
 let helper: ChildProcess | undefined;
 let broken: string | undefined;
 let nextId = 0;

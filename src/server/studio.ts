@@ -4,6 +4,7 @@
  * hold no data); the page asks for the key and sends it with every API request.
  * @module
  */
+import { readEnv } from '../env.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +26,8 @@ export function findStudioDir(
   env: NodeJS.ProcessEnv = process.env,
   candidates: string[] = candidateDirs(),
 ): string | undefined {
-  const dirs = env.COLLOQUY_STUDIO_DIR ? [path.resolve(env.COLLOQUY_STUDIO_DIR)] : candidates;
+  const configured = readEnv('COLLOQUY_STUDIO_DIR', env);
+  const dirs = configured ? [path.resolve(configured)] : candidates;
   return dirs.find((dir) => existsSync(path.join(dir, 'index.html')));
 }
 

@@ -5,6 +5,7 @@
  * temperature and other overrides).
  * @module
  */
+import { readEnv } from '../../../env.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadProjectProfiles, PROJECT_CONFIG_FILE } from '../../../config.js';
@@ -32,7 +33,7 @@ async function llmOrcSources(file: string, cwd: string): Promise<ProfileSource[]
   const llmOrcDir = llmOrcDirFor(file, cwd);
   return loadLlmOrcProfileSources({
     llmOrcDir,
-    skipGlobal: Boolean(process.env.COLLOQUY_NO_LLM_ORC_GLOBAL),
+    skipGlobal: readEnv('COLLOQUY_NO_LLM_ORC_GLOBAL'),
   });
 }
 
