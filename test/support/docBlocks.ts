@@ -26,7 +26,10 @@ function commentAbove(lines: readonly string[], index: number): string {
   if (end < 0 || !lines[end]!.trim().endsWith('-->')) return '';
   let start = end;
   while (start > 0 && !lines[start]!.includes('<!--')) start--;
-  return lines.slice(start, end + 1).join('\n').trim();
+  return lines
+    .slice(start, end + 1)
+    .join('\n')
+    .trim();
 }
 
 /** The compiled blocks of one Markdown file. */
