@@ -27,6 +27,7 @@ const RULES: LayerRules = {
     'yamlErrors.ts': 0,
     'logger.ts': 0,
     'env.ts': 0, // every COLLOQUY_* variable, read in one place
+    'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     models: 1,
     stores: 1,

@@ -6,6 +6,7 @@
  * an edit whose import hangs (until its deadline) does not keep a later fix from being served.
  * @module
  */
+import { DEFAULT_PORT } from '../defaults.js';
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { createDemoAgency } from '../demo/demoAgency.js';
@@ -108,7 +109,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let registry = await buildRegistry(options, cwd);
   let server: RunningServer;
   try {
-    server = await start(registry, options.port ?? 8787);
+    server = await start(registry, options.port ?? DEFAULT_PORT);
   } catch (error) {
     await registry.close();
     throw error;

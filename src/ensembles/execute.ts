@@ -6,6 +6,7 @@
  * decides (`on_failure`) whether to go on.
  * @module
  */
+import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../defaults.js';
 import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
 import { parseAgentRequests } from './agentRequests.js';
@@ -111,7 +112,7 @@ async function runFanOut(
   const { agent, input } = options;
   const items = fanOutItems(agent, options.state);
   if (!Array.isArray(items)) throw new AgentRunError(agent.name, items.error);
-  const limit = pLimit(Math.max(1, options.concurrency ?? 8));
+  const limit = pLimit(Math.max(1, options.concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY));
   const runs = await Promise.all(
     items.map((item, index) =>
       limit(async () => {

@@ -10,6 +10,7 @@
  * up to `leaseWaitMs` and is then refused with `LEASE_BUSY`.
  * @module
  */
+import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../defaults.js';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { ColloquyError } from '../errors.js';
@@ -169,7 +170,7 @@ async function runHeld(
       options.createModel ?? defaultCreateModel,
       prior,
     ),
-    limit: pLimit(Math.max(1, options.concurrency ?? 8)),
+    limit: pLimit(Math.max(1, options.concurrency ?? DEFAULT_ENSEMBLE_CONCURRENCY)),
     deadline,
     emit,
     signal: options.signal,

@@ -37,7 +37,13 @@ function logEvent(context: JobContext, runId: string, event: RunEvent): Promise<
     .expire(keys.runEvents(runId), EVENT_LOG_SECONDS)
     .publish(keys.runChannel(runId), '1')
     .exec()
-    .catch(() => undefined);
+    .catch((error: unknown) => {
+      // The run goes on (its result is stored with the job), but followers miss this event.
+      getDefaultLogger().warn(
+        { component: 'queue', runId, event: event.type, err: error },
+        'could not append an event to the run event log; followers will not see it',
+      );
+    });
 }
 
 /** Runs (or resumes) the run and returns what the job stores as its result. */

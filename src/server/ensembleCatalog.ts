@@ -3,6 +3,7 @@
  * Names are looked up among the directory's files only, so a request can never name a path.
  * @module
  */
+import { getDefaultLogger } from '../logger.js';
 import path from 'node:path';
 import { listEnsembleFiles, loadEnsemble } from '../ensembles/load.js';
 import type { Ensemble } from '../ensembles/schema.js';
@@ -67,8 +68,20 @@ export class DirectoryEnsembleCatalog implements EnsembleCatalog {
       (name) => names.includes(name),
     );
     for (const name of ordered) {
-      const ensemble = await this.load(name).catch(() => null);
-      if (ensemble?.name === ensembleName) return ensemble;
+      let ensemble: Ensemble;
+      try {
+        ensemble = await this.load(name);
+      } catch (error) {
+        // The file of that very name is broken: its error says what to fix, "not found" would not.
+        if (name === ensembleName) throw error;
+        // Another broken file must not hide the others: say which and why, then keep looking.
+        getDefaultLogger().warn(
+          { component: 'ensembleCatalog', file: name, err: error },
+          'skipped an ensemble file that does not load while looking for an ensemble by name',
+        );
+        continue;
+      }
+      if (ensemble.name === ensembleName) return ensemble;
     }
     return null;
   }

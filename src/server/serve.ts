@@ -4,6 +4,7 @@
  * connections, agencies and stores).
  * @module
  */
+import { DEFAULT_PORT } from '../defaults.js';
 import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -88,7 +89,7 @@ interface ResolvedServeOptions {
 
 function resolveServeOptions(options: StartServerOptions): ResolvedServeOptions {
   const env = options.env ?? process.env;
-  const port = options.port ?? 8787;
+  const port = options.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(
       `Port ${port} is not a TCP port. Pass a whole number from 0 to 65535 (0 picks a free one).`,

@@ -25,6 +25,7 @@ import type {
   ThreadStore,
 } from './types.js';
 import { checkIds } from './ids.js';
+import { KeyedLock } from './keyedLock.js';
 
 /** The record part of a serialized thread. */
 export function recordOf(thread: SerializedThread): ThreadRecord {
@@ -35,7 +36,7 @@ export function recordOf(thread: SerializedThread): ThreadRecord {
 /** A store whose backend persists whole {@link SerializedThread}s. */
 export abstract class WholeThreadStore implements ThreadStore {
   abstract readonly kind: string;
-  readonly #locks = new Map<string, Promise<unknown>>();
+  readonly #locks = new KeyedLock();
 
   /** The stored thread, or `null`. */
   protected abstract loadThread(threadId: string): Promise<SerializedThread | null>;
@@ -158,19 +159,8 @@ export abstract class WholeThreadStore implements ThreadStore {
   }
 
   /** Runs `fn` after every earlier locked operation on `key` has settled. */
-  protected async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#locks.get(key) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#locks.set(key, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.#locks.get(key) === tail) this.#locks.delete(key);
-    }
+  protected withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.#locks.run(key, fn);
   }
 
   /** A new, empty thread. */

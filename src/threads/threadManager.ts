@@ -11,7 +11,7 @@ import { appendBatch } from '../stores/appendBatch.js';
 import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
 import type { ItemMeta } from '../stores/item.js';
-import { KeyedLock } from './keyedLock.js';
+import { KeyedLock } from '../stores/keyedLock.js';
 import { threadIdFor } from './threadId.js';
 
 /** Options of {@link ThreadManager}. */

@@ -2,6 +2,7 @@
  * `colloquy dev [MODULE]`: the studio and the API for your agencies, reloaded when you save.
  * @module
  */
+import { DEFAULT_PORT } from '../../defaults.js';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 import { startDevServer } from '../devServer.js';
@@ -21,7 +22,7 @@ export function registerDevCommand(program: Command): void {
     .description(
       'Serve an agency module (.ts or .js, MODULE#export for one export) with the studio and the API; reload it when files change.',
     )
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', String(DEFAULT_PORT))
     .option('--host <host>', 'host to listen on; a non-loopback host needs an API key', '127.0.0.1')
     .option('--config <path>', 'the colloquy.yaml to read (store, ensembles_dir)')
     .option('--api-key <key>', 'the studio and clients must send it (default: $COLLOQUY_API_KEY)')

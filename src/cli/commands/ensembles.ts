@@ -4,6 +4,7 @@
  * as aliases where they do not clash with Colloquy's.
  * @module
  */
+import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../../defaults.js';
 import type { Command } from 'commander';
 import { init } from './ensembles/init.js';
 import { invoke } from './ensembles/invoke.js';
@@ -42,7 +43,10 @@ export function registerEnsembleCommands(program: Command): void {
       '--store <spec>',
       'store of runs: a SQLite file path, sqlite:PATH, dir:PATH, redis://…, postgres://… (default: $COLLOQUY_DB or .colloquy/colloquy.db)',
     )
-    .option('--concurrency <n>', 'agents run at once within a step (default 8)')
+    .option(
+      '--concurrency <n>',
+      `agents run at once within a step (default ${DEFAULT_ENSEMBLE_CONCURRENCY})`,
+    )
     .option('--max-concurrent <n>', 'llm-orc spelling of --concurrency')
     .option('--detailed', "text output: show each agent's result (default)")
     .option('--no-detailed', "text output: leave out each agent's result")

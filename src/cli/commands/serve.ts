@@ -3,6 +3,7 @@
  * ensembles over HTTP.
  * @module
  */
+import { DEFAULT_PORT } from '../../defaults.js';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
 
@@ -69,7 +70,7 @@ export function registerServeCommand(program: Command): void {
     .description(
       'Serve agencies and ensembles over HTTP: REST, Server-Sent Events and an OpenAI-compatible /v1 endpoint.',
     )
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '8787')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', String(DEFAULT_PORT))
     .option('--host <host>', 'host to listen on; a non-loopback host needs an API key', '127.0.0.1')
     .option('--config <path>', 'the colloquy.yaml to read (default: ./colloquy.yaml if present)')
     .option(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedLock } from '../../src/threads/keyedLock.js';
+import { KeyedLock } from '../../src/stores/keyedLock.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
