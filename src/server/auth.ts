@@ -7,6 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { MiddlewareHandler } from 'hono';
+import { bearerAuth as honoBearerAuth } from 'hono/bearer-auth';
 import { ConfigError } from '../errors.js';
 import type { ErrorBody } from './errors.js';
 
@@ -57,21 +58,33 @@ export interface BearerAuthOptions {
   openPaths?: readonly string[];
 }
 
-/** Middleware answering 401 (JSON error body) unless the request carries the API key. */
+/** The JSON error body of a refused request. */
+const unauthorized = (message: string): ErrorBody => ({ error: { code: 'UNAUTHORIZED', message } });
+
+/**
+ * Middleware answering 401 (JSON error body) unless the request carries the API key: Hono's
+ * `bearerAuth`, with the token compared by {@link tokensEqual} and error bodies that say the fix.
+ */
 export function bearerAuth(options: BearerAuthOptions): MiddlewareHandler {
   const openPaths = new Set(options.openPaths ?? OPEN_PATHS);
-  return async (c, next) => {
-    if (openPaths.has(c.req.path)) return next();
-    const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (match && tokensEqual(match[1]!.trim(), options.apiKey)) return next();
-    c.header(
-      'WWW-Authenticate',
-      match ? 'Bearer error="invalid_token"' : 'Bearer realm="colloquy"',
-    );
-    const message = match
-      ? "The bearer token is not the server's API key. Send the key the server was started with (--api-key or COLLOQUY_API_KEY)."
-      : 'This server needs an API key. Send it as "Authorization: Bearer <key>".';
-    return c.json<ErrorBody>({ error: { code: 'UNAUTHORIZED', message } }, 401);
-  };
+  const check = honoBearerAuth({
+    verifyToken: (token) => tokensEqual(token.trim(), options.apiKey),
+    realm: 'colloquy',
+    noAuthenticationHeader: {
+      message: unauthorized(
+        'This server needs an API key. Send it as "Authorization: Bearer <key>".',
+      ),
+    },
+    invalidAuthenticationHeader: {
+      message: unauthorized(
+        'The Authorization header is not "Bearer <key>". Send the API key as "Authorization: Bearer <key>".',
+      ),
+    },
+    invalidToken: {
+      message: unauthorized(
+        "The bearer token is not the server's API key. Send the key the server was started with (--api-key or COLLOQUY_API_KEY).",
+      ),
+    },
+  });
+  return async (c, next) => (openPaths.has(c.req.path) ? next() : check(c, next));
 }

@@ -182,6 +182,8 @@ function errorResponse(error: unknown): { status: ContentfulStatusCode; body: Er
 
 /** Hono's `onError` handler: every uncaught error becomes a JSON error response. */
 export function handleError(error: unknown, c: Context): Response {
+  // A Hono middleware that built its own answer (bearer auth: body and WWW-Authenticate) keeps it.
+  if (error instanceof HTTPException && error.res) return error.getResponse();
   const { status, body } = toErrorResponse(error);
   return c.json(body, status);
 }

@@ -29,8 +29,10 @@ describe('bearer auth', () => {
     const odd = await fetch(`${server.url}/agencies`, {
       headers: { authorization: 'Basic c2Vrcm V0' },
     });
-    expect(odd.status).toBe(401);
-    await odd.body?.cancel();
+    // RFC 6750: a header that is not a bearer credential is a malformed request (400).
+    expect(odd.status).toBe(400);
+    expect(odd.headers.get('www-authenticate')).toContain('invalid_request');
+    expect((await json(odd)).error.message).toContain('Authorization: Bearer <key>');
     const denied = await post(
       `${server.url}/agencies/demo/responses`,
       { message: 'hi' },
