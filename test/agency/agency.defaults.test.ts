@@ -218,19 +218,24 @@ describe('items after a handoff', () => {
 describe('two calls on one chat', () => {
   function gated() {
     const gate = deferred();
+    const entered = deferred();
     const model = new GatedModel(
       new ScriptedModel((request) => `answer to ${lastUserText(request)}`, { repeatLast: true }),
-      (index) => (index === 0 ? gate.promise : Promise.resolve()),
+      (index) => {
+        if (index !== 0) return Promise.resolve();
+        entered.resolve();
+        return gate.promise;
+      },
     );
-    return { agent: new Agent({ name: 'A', instructions: 'a', model }), gate };
+    return { agent: new Agent({ name: 'A', instructions: 'a', model }), gate, entered };
   }
 
   it('run one after the other: the thread reads user, answer, user, answer', async () => {
-    const { agent, gate } = gated();
+    const { agent, gate, entered } = gated();
     const agency = new Agency({ entryPoints: [agent], threads: memory() });
     const first = agency.getResponse('one');
     const second = agency.getResponse('two');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await entered.promise; // the first call is inside the model; the second waits for the chat
     gate.resolve();
     expect((await first).finalOutput).toBe('answer to one');
     expect((await second).finalOutput).toBe('answer to two');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentRunError, runScriptAgent, splitCommand } from '../../src/ensembles/scriptAgent.js';
 import { tempDir, writeScript } from './helpers.js';
 
@@ -122,8 +122,9 @@ describe('runScriptAgent', () => {
     );
     expect(Date.now() - started).toBeLessThan(5000);
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(alive(leader)).toBe(false);
-    expect(alive(grandchild)).toBe(false);
+    await vi.waitFor(() => {
+      expect(alive(leader)).toBe(false);
+      expect(alive(grandchild)).toBe(false);
+    });
   });
 });

@@ -1,7 +1,7 @@
 // RedisTraceStore (a RedisStore's `traces`) against the test Redis started by
 // test/setup/services.ts: the trace-store conformance suite, the link to the thread store, and
 // the cap and TTL options. Each store gets its own key prefix, deleted afterwards.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisStore } from '../../src/stores/redis.js';
 import { RedisTraceStore } from '../../src/stores/redisTraces.js';
 import type { TraceStore } from '../../src/stores/traceStore.js';
@@ -63,8 +63,10 @@ describe.skipIf(Boolean(backend.skip))('RedisTraceStore', () => {
     const threads = open({ traces: { ttlSeconds: 1, maxTraces: 0 } });
     await threads.traces.saveTrace(storedTrace('gone', { chatId: 'c1', at: 1 }));
     expect(await threads.traces.getTrace('gone')).not.toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect(await threads.traces.getTrace('gone')).toBeNull();
+    await vi.waitFor(async () => expect(await threads.traces.getTrace('gone')).toBeNull(), {
+      timeout: 10_000,
+      interval: 100,
+    });
     expect(await threads.traces.listTraces()).toEqual([]);
     await threads.traces.saveTrace(storedTrace('kept', { chatId: 'c1', at: 2 }));
     expect((await threads.traces.listTraces({ chatId: 'c1' })).map((t) => t.traceId)).toEqual([
