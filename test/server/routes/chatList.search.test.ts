@@ -4,6 +4,7 @@ import { OwnerRecords } from '../../../src/server/ownership/owners.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
 import { SqliteStore } from '../../../src/stores/sqlite.js';
 import type { ThreadStore } from '../../../src/stores/types.js';
+import { client, tokenFor, usersApp } from '../auth/users.helpers.js';
 import { echoAgency, json, listen, post, tempDir } from '../helpers.js';
 
 const stores: Array<[string, () => ThreadStore]> = [
@@ -86,5 +87,38 @@ describe('GET /chats search parameters', () => {
       expect(error.path, params).toBe(name);
       expect(error.message, params).toContain(`"${name}"`);
     }
+  });
+});
+
+describe('GET /chats for a signed-in user', () => {
+  it("pages through the user's own chats only, every page full", async () => {
+    const app = usersApp();
+    const alice = client(app, await tokenFor('alice'));
+    const bob = client(app, await tokenFor('bob'));
+    // Interleaved, so that a page of all chats would hold both users' chats.
+    for (let i = 0; i < 3; i += 1) {
+      for (const [name, user] of [
+        ['a', alice],
+        ['b', bob],
+      ] as const) {
+        const res = await user.send('POST', '/agencies/echo/responses', {
+          message: `${name} ${i}`,
+          chatId: `${name}${i}`,
+        });
+        expect(res.status).toBe(200);
+      }
+    }
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await alice.get(`/chats?agency=echo&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const body = await res.json();
+      pages.push(body.chats.map((c: { chatId: string }) => c.chatId));
+      cursor = body.nextCursor;
+    } while (cursor);
+    expect(pages[0]).toHaveLength(2);
+    expect(pages.flat().sort()).toEqual(['a0', 'a1', 'a2']);
+    const searched = await (await bob.get('/chats?agency=echo&q=b%201')).json();
+    expect(searched.chats.map((c: { chatId: string }) => c.chatId)).toEqual(['b1']);
   });
 });
