@@ -58,13 +58,14 @@ export class ColloquyClientError extends Error {
 async function* sse(
   body: ReadableStream<Uint8Array>,
 ): AsyncGenerator<{ id?: string; data: string }> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
@@ -187,6 +188,39 @@ export function createClient(options: ClientOptions) {
       }
     },
     traces: () => json<Record<string, unknown>>('GET', '/traces'),
+    /**
+     * Any JSON route of the server (the studio reads every view through it): the parsed answer,
+     * or a {@link ColloquyClientError}.
+     */
+    async call<T>(
+      method: 'GET' | 'POST' | 'DELETE',
+      path: string,
+      body?: unknown,
+      signal?: AbortSignal,
+    ): Promise<T> {
+      const res = await request(method, path, body, signal ? { signal } : {});
+      return (await res.json()) as T;
+    },
+    /**
+     * Any Server-Sent Events route (POST with `body`, else GET): the response's headers (e.g.
+     * `x-colloquy-chat-id`) once it answers, and its events. Aborting `signal` closes the stream.
+     */
+    async openEvents(
+      path: string,
+      body?: unknown,
+      signal?: AbortSignal,
+    ): Promise<{ headers: Headers; events: AsyncGenerator<ClientEvent> }> {
+      const res = await request(
+        body === undefined ? 'GET' : 'POST',
+        path,
+        body,
+        signal ? { signal } : {},
+      );
+      async function* events(): AsyncGenerator<ClientEvent> {
+        for await (const event of sse(res.body!)) yield JSON.parse(event.data) as ClientEvent;
+      }
+      return { headers: res.headers, events: events() };
+    },
   };
 }
 

@@ -9,6 +9,10 @@ export default defineConfig({
   root: here,
   base: '/studio/',
   plugins: [react()],
+  // The studio calls the server through the public client, built from source with the page.
+  resolve: {
+    alias: { 'colloquy/client': fileURLToPath(new URL('../src/client.ts', import.meta.url)) },
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/studio', import.meta.url)),
     emptyOutDir: true,

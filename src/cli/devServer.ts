@@ -1,20 +1,25 @@
 /**
  * `colloquy dev`: serves an agency module (or the project's agencies, or the demo agency) with
- * the API and the studio, and reloads the module when a file next to it changes: the new
- * agencies are served by a fresh server on the same port; a module that fails to load leaves the
- * running one in place. Reloads do not wait for each other's imports: the latest change wins, so
+ * the API and the studio, and reloads the module when a file it depends on changes: the module,
+ * the project files it imports (transitively), the data files it names, and the colloquy.yaml
+ * it was configured by (see `importGraph.ts`); other files of the folder, such as unrelated
+ * scripts, are ignored, so that editing them cuts off no request in flight. The new agencies are
+ * served by a fresh server on the same port; a module that fails to load leaves the running one
+ * in place. Reloads do not wait for each other's imports: the latest change wins, so
  * an edit whose import hangs (until its deadline) does not keep a later fix from being served.
  * @module
  */
 import { DEFAULT_PORT } from '../defaults.js';
-import { watch, type FSWatcher } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createDemoAgency } from '../demo/demoAgency.js';
 import { createRegistry, readConfig, type ServerRegistry } from '../server/registry.js';
 import { startServer, type RunningServer } from '../server/serve.js';
 import { openStore } from '../stores/openStore.js';
 import { ThreadManager } from '../threads/threadManager.js';
-import { loadAgencyModule } from './loadModule.js';
+import { watchFileSet, type FileSetWatcher } from './fileSetWatcher.js';
+import { importGraph } from './importGraph.js';
+import { loadAgencyModule, parseModuleSpecifier, resolveModuleFile } from './loadModule.js';
 
 /** Options of {@link startDevServer}. Every field is optional. */
 export interface DevServerOptions {
@@ -51,15 +56,14 @@ export interface DevServer {
   readonly url: string;
   /** The agencies served now. */
   readonly agencies: string[];
-  /** The directory watched, if any. */
+  /** The folder of the watched module, if any. */
   readonly watching: string | undefined;
+  /** The files whose changes reload: the module's import graph and its config (absolute paths). */
+  readonly watchedFiles: readonly string[];
   /** Loads the module again and restarts the server with it (what a file change does). */
   reload(changed?: string): Promise<void>;
   close(): Promise<void>;
 }
-
-const WATCHED = /\.(ts|mts|cts|js|mjs|cjs|json|md|ya?ml)$/;
-const IGNORED = /(^|[\\/])(node_modules|\.git|\.colloquy|dist)([\\/]|$)/;
 
 async function buildRegistry(options: DevServerOptions, cwd: string): Promise<ServerRegistry> {
   const config = await readConfig(options.config ?? cwd);
@@ -145,18 +149,35 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     return swap;
   };
 
-  const dir = options.module
-    ? path.dirname(path.resolve(cwd, options.module.replace(/#[^#]*$/, '')))
+  /**
+   * Forgets the CommonJS copies of the graph's files (a `.ts` module outside a `"type":
+   * "module"` package is compiled to CommonJS, and its imports stay in the require cache), so that
+   * a reload re-reads an edited import.
+   */
+  const forget = (files: Iterable<string>) => {
+    const cache = createRequire(import.meta.url).cache;
+    const graph = new Set(files);
+    for (const key of Object.keys(cache))
+      if (graph.has(key.replace(/\?.*$/, ''))) delete cache[key];
+  };
+  const moduleFile = options.module
+    ? resolveModuleFile(parseModuleSpecifier(options.module).module, cwd)
     : undefined;
-  let watcher: FSWatcher | undefined;
-  if (dir && (options.watch ?? true)) {
+  const dir = moduleFile ? path.dirname(moduleFile) : undefined;
+  let watcher: FileSetWatcher | undefined;
+  if (moduleFile && dir && (options.watch ?? true)) {
+    const configFile = (await readConfig(options.config ?? cwd)).configPath;
+    const graph = () => [...importGraph(moduleFile), ...(configFile ? [configFile] : [])];
     let timer: NodeJS.Timeout | undefined;
-    watcher = watch(dir, { recursive: true }, (_event, file) => {
-      const name = file?.toString() ?? '';
-      if (!WATCHED.test(name) || IGNORED.test(name)) return;
+    watcher = watchFileSet((file) => {
       clearTimeout(timer);
-      timer = setTimeout(() => void reload(name), options.debounceMs ?? 150);
+      timer = setTimeout(() => {
+        // Read the graph again after each load: an edit may import a new file or drop one.
+        forget(watcher?.files ?? []);
+        void reload(path.relative(dir, file)).finally(() => !closed && watcher?.set(graph()));
+      }, options.debounceMs ?? 150);
     });
+    watcher.set(graph());
   }
 
   return {
@@ -167,6 +188,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       return [...registry.agencies.keys()];
     },
     watching: watcher ? dir : undefined,
+    get watchedFiles() {
+      return watcher ? [...watcher.files].sort() : [];
+    },
     reload,
     async close() {
       closed = true;

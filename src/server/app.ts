@@ -123,6 +123,7 @@ export function createApp(options: AppOptions): Hono {
     registry: resolved.registry,
     inflight: resolved.inflight,
     executor: owners ? scopedExecutor(resolved.executor, owners) : resolved.executor,
+    ...(owners ? { owners } : {}),
   };
   const app = new Hono();
   app.onError(handleError);

@@ -8,6 +8,7 @@ import type { Agency } from '../agency/agency.js';
 import { notFound } from './errors.js';
 import type { Executor } from './executor.js';
 import type { InFlight } from './inflight.js';
+import type { OwnerRecords } from './ownership/owners.js';
 import type { ServerRegistry } from './registry.js';
 
 /** Shared state of the routes of one app. */
@@ -16,6 +17,8 @@ export interface RouteContext {
   inflight: InFlight;
   /** Where agency calls and ensemble runs run (default: in this process). */
   executor: Executor;
+  /** Who owns each chat and run, when users sign in (`createApp({ authenticate })`). */
+  owners?: OwnerRecords;
 }
 
 /** A chat id, run id or checkpoint id given by a client. */

@@ -128,6 +128,7 @@ export function App() {
           {agency ? (
             <ChatList
               agency={agency.name}
+              agents={agency.agents}
               chatId={chatId}
               refresh={`${chatId}|${route.view}`}
               onOpen={(id) =>

@@ -11,6 +11,9 @@ import './styles/ensembles.css';
 import './styles/phone.css'; // last: overrides for narrow screens
 import { App } from './App';
 
+// The page's script ran: index.html's fallback (for a script lost to a server restart) stays off.
+(window as unknown as { colloquyStudioStarted?: boolean }).colloquyStudioStarted = true;
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -1,6 +1,7 @@
 /**
  * Vitest global setup: builds Colloquy Studio (`studio/` → `dist/studio/`) with Vite when the
- * build is missing or older than any file of `studio/`, so that the server tests and the browser
+ * build is missing or older than any file of `studio/` or than `src/client.ts` (the public client
+ * the page is built with), so that the server tests and the browser
  * tests serve the current page on a fresh clone.
  * @module
  */
@@ -24,7 +25,12 @@ export function newestMtime(dir: string): number {
 export function studioIsStale(rootDir = root): boolean {
   const index = path.join(rootDir, 'dist', 'studio', 'index.html');
   if (!existsSync(index)) return true;
-  return newestMtime(path.join(rootDir, 'studio')) > statSync(index).mtimeMs;
+  const client = path.join(rootDir, 'src', 'client.ts');
+  const newest = Math.max(
+    newestMtime(path.join(rootDir, 'studio')),
+    existsSync(client) ? statSync(client).mtimeMs : 0,
+  );
+  return newest > statSync(index).mtimeMs;
 }
 
 export default async function setup(): Promise<void> {

@@ -4,12 +4,13 @@
  * models, the example ensembles and a temp SQLite store, and screenshots under
  * `test-output/studio/`.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createDemoAgency } from '../../src/demo/demoAgency.js';
+import type { Authenticate } from '../../src/server/auth/principal.js';
 import { createRegistry } from '../../src/server/registry.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { SqliteStore } from '../../src/stores/sqlite.js';
@@ -64,7 +65,9 @@ export async function closeBrowser(browser: { context: BrowserContext; profile: 
  * A server with the demo agency, `office` (a tool that needs approval), `slow` (a helper that
  * takes 10 s), the example ensembles and a temp SQLite store.
  */
-export async function startStudioServer(options: { apiKey?: string } = {}): Promise<{
+export async function startStudioServer(
+  options: { apiKey?: string; authenticate?: Authenticate } = {},
+): Promise<{
   server: RunningServer;
   store: SqliteStore;
   close: () => Promise<void>;
@@ -91,6 +94,7 @@ export async function startStudioServer(options: { apiKey?: string } = {}): Prom
     gracePeriodMs: 500,
     env: {},
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
   });
   return {
     server,
@@ -124,5 +128,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Where the screenshots of the docs go (committed). */
+export const DOC_SCREENSHOTS = path.join(root, 'docs', 'screenshots');
+
+/**
+ * Saves the viewport (1280x800, or the phone width set) as `docs/screenshots/<name>.png` and
+ * checks that it stays under 200 kB; returns its path.
+ */
+export async function docScreenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(DOC_SCREENSHOTS, { recursive: true });
+  const file = path.join(DOC_SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  const bytes = statSync(file).size;
+  if (bytes >= 200_000)
+    throw new Error(`${file} is ${bytes} bytes: screenshots of the docs stay under 200 kB.`);
   return file;
 }

@@ -1,21 +1,26 @@
 /**
  * `GET /chats?agency=NAME`: the chats in an agency's store, newest first, so that a UI can
  * continue one, each titled by its first user message, paged newest first (`cursor`, `nextCursor`)
- * and searched (`q`, in titles and ids); `DELETE /chats/:chatId?agency=NAME` deletes one. Ensemble runs (which keep their turns in the same store) are left out.
+ * and searched (`q` in titles, ids and messages; `agent`, `user`, `since`, `until`: see
+ * `chatSearch.ts`); `DELETE /chats/:chatId?agency=NAME` deletes one. Ensemble runs (which keep
+ * their turns in the same store) are left out. A signed-in user who is not an admin is listed
+ * their own chats only, before paging, so that every page is full.
  * @module
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { isArchiveThreadId } from '../../stores/common.js';
 import type { ThreadRecord, ThreadStore } from '../../stores/types.js';
+import { currentPrincipal } from '../auth/principal.js';
 import { agencyNamed, type RouteContext } from '../context.js';
 import { readQuery } from '../errors.js';
+import { OwnerRecords } from '../ownership/owners.js';
+import { chatSearchQuery, contentText, matchesSearch, type ChatSearch } from './chatSearch.js';
 
-const listQuery = z.object({
+const listQuery = chatSearchQuery.extend({
   agency: z.string().min(1, 'expected an agency name (GET /agencies lists them)'),
   limit: z.coerce.number().int().positive().max(1000).optional(),
   cursor: z.string().min(1).optional(),
-  q: z.string().optional(),
 });
 
 const deleteQuery = z.object({
@@ -57,28 +62,16 @@ export function summarizeChats(records: readonly ThreadRecord[]): ChatSummary[] 
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
 }
 
-/** The text of a stored message's content (a string, or its text parts joined). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) =>
-      part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
-        ? (part as { text: string }).text
-        : '',
-    )
-    .join('');
-}
-
 /** A chat's title: the first user message of its user threads, cut to 80 characters. */
 export async function chatTitle(
   store: Pick<ThreadStore, 'listThreads' | 'readItems'>,
   chatId: string,
+  threads?: readonly ThreadRecord[],
 ): Promise<string> {
-  const threads = (await store.listThreads({ chatId }))
+  const users = (threads ?? (await store.listThreads({ chatId })))
     .filter((t) => t.threadId.endsWith('__USER'))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  for (const thread of threads) {
+  for (const thread of users) {
     for (const item of await store.readItems(thread.threadId, { limit: 20 })) {
       const raw = item.item as { role?: unknown; content?: unknown };
       if (raw.role !== 'user') continue;
@@ -100,17 +93,42 @@ function after(cursor: string, chat: ChatSummary): boolean {
   return chat.updatedAt < updatedAt || (chat.updatedAt === updatedAt && chat.chatId > chatId);
 }
 
-/** `GET /chats` (paged with `cursor`, searched with `q`) and `DELETE /chats/:chatId`. */
+/** The search of a request: its filters, and a signed-in non-admin user's own chats only. */
+function searchOf(query: ChatSearch): ChatSearch {
+  const principal = currentPrincipal();
+  if (!principal || principal.admin || query.user !== undefined) return query;
+  return { ...query, user: principal.userId };
+}
+
+/** Thread records grouped by chat id. */
+function byChat(records: readonly ThreadRecord[]): Map<string, ThreadRecord[]> {
+  const groups = new Map<string, ThreadRecord[]>();
+  for (const record of records) {
+    if (record.chatId === null) continue;
+    const group = groups.get(record.chatId) ?? [];
+    group.push(record);
+    groups.set(record.chatId, group);
+  }
+  return groups;
+}
+
+/**
+ * `GET /chats` (paged with `cursor`, searched with `q`, `agent`, `user`, `since`, `until`) and
+ * `DELETE /chats/:chatId`.
+ */
 export function chatListRoutes(context: RouteContext): Hono {
   const app = new Hono();
+  const owners = context.owners ?? new OwnerRecords(context.registry.runs.store);
   app.get('/chats', async (c) => {
     const query = readQuery(c, listQuery);
     const agency = agencyNamed(context, query.agency);
     const store = agency.threads.store;
-    let chats = summarizeChats(await store.listThreads());
+    const search = searchOf(query);
+    const records = await store.listThreads();
+    const threadsOf = byChat(records);
+    let chats = summarizeChats(records);
     if (query.cursor) chats = chats.filter((chat) => after(query.cursor!, chat));
     const limit = query.limit ?? 100;
-    const needle = query.q?.toLowerCase();
     const page: Array<ChatSummary & { title: string }> = [];
     let more = false;
     for (const chat of chats) {
@@ -118,8 +136,10 @@ export function chatListRoutes(context: RouteContext): Hono {
         more = true;
         break;
       }
-      const title = await chatTitle(store, chat.chatId);
-      if (needle && !`${title} ${chat.chatId}`.toLowerCase().includes(needle)) continue;
+      const threads = threadsOf.get(chat.chatId) ?? [];
+      const title = await chatTitle(store, chat.chatId, threads);
+      const searched = { ...chat, title, threads };
+      if (!(await matchesSearch(searched, search, { store, owners }))) continue;
       page.push({ ...chat, title });
     }
     const last = page[page.length - 1];

@@ -1,11 +1,13 @@
 /**
- * The sidebar's chat list: titled by each chat's first message, searched, paged newest first
- * (every chat is reachable with "Load more"), each deletable after a confirmation. It scrolls on
- * its own so that the page does not grow with the number of chats.
+ * The sidebar's chat list: titled by each chat's first message, searched (text in any message,
+ * and filters by agent, user and date), paged newest first (every chat is reachable with "Load
+ * more"), each deletable after a confirmation. It scrolls on its own so that the page does not
+ * grow with the number of chats.
  */
 import { useEffect, useState } from 'react';
 import { api, apiDelete, describeError } from '../lib/api';
 import type { ChatSummary } from '../lib/types';
+import { ChatFilters, filterParams, NO_FILTERS, type Filters } from './ChatFilters';
 import { Confirm } from './Confirm';
 
 const PAGE = 30;
@@ -17,12 +19,15 @@ interface Page {
 
 export function ChatList({
   agency,
+  agents,
   chatId,
   refresh,
   onOpen,
   onDeleted,
 }: {
   agency: string;
+  /** The agency's agents, offered by the agent filter. */
+  agents: readonly string[];
   chatId: string | undefined;
   refresh: unknown;
   onOpen: (chatId: string) => void;
@@ -34,6 +39,14 @@ export function ChatList({
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState<ChatSummary>();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [auth, setAuth] = useState(0);
+  useEffect(() => {
+    const onAuth = () => setAuth((n) => n + 1);
+    window.addEventListener('colloquy:auth-changed', onAuth);
+    return () => window.removeEventListener('colloquy:auth-changed', onAuth);
+  }, []);
+  const filtered = filterParams(filters);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(query.trim()), 250);
@@ -43,6 +56,7 @@ export function ChatList({
   const path = (after: string | null) =>
     `/chats?agency=${encodeURIComponent(agency)}&limit=${PAGE}` +
     (search ? `&q=${encodeURIComponent(search)}` : '') +
+    filtered +
     (after ? `&cursor=${encodeURIComponent(after)}` : '');
 
   useEffect(() => {
@@ -56,7 +70,7 @@ export function ChatList({
       (e: unknown) => !controller.signal.aborted && setError(describeError(e)),
     );
     return () => controller.abort();
-  }, [agency, search, refresh]);
+  }, [agency, search, filtered, refresh, auth]);
 
   const more = async () => {
     try {
@@ -90,10 +104,11 @@ export function ChatList({
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
+      <ChatFilters agents={agents} value={filters} onChange={setFilters} />
       {error ? <p className="error-text small">{error}</p> : null}
       {chats && chats.length === 0 ? (
         <p className="muted small">
-          {search ? 'No chat matches.' : 'No chats yet: start one in Chat.'}
+          {search || filtered ? 'No chat matches.' : 'No chats yet: start one in Chat.'}
         </p>
       ) : null}
       <ul className="plain list chat-scroll" data-testid="chat-list">

@@ -87,7 +87,9 @@ export function TracesView({
     : chatId
       ? `chatId=${encodeURIComponent(chatId)}`
       : '';
-  const list = useApi<{ traces: TraceSummary[] }>(`/traces?${query}${query ? '&' : ''}limit=50`);
+  const list = useApi<{ traces: Array<TraceSummary & { title?: string }> }>(
+    `/traces?${query}${query ? '&' : ''}limit=50`,
+  );
   const [selected, setSelected] = useState<string | null>(null);
   if (list.error instanceof ApiError && list.error.status === 404)
     return (
@@ -123,8 +125,10 @@ export function TracesView({
                   type="button"
                   aria-pressed={trace.traceId === current}
                   onClick={() => setSelected(trace.traceId)}
+                  title={trace.name}
+                  data-testid="trace-item"
                 >
-                  <strong>{trace.name}</strong>
+                  <strong className="trace-title">{trace.title || trace.name}</strong>
                   <span className="muted small">
                     {new Date(trace.startedAt).toLocaleTimeString()} · {trace.spanCount} spans
                     {trace.durationMs !== undefined ? ` · ${formatMs(trace.durationMs)}` : ''}
