@@ -25,6 +25,7 @@ export type { RetryOptions } from './stores/retrying.js';
 export { defaultStorePath, openDefaultStore, openStore } from './stores/openStore.js';
 export { ConversationsStore } from './stores/conversations.js';
 export type { ConversationsStoreOptions } from './stores/conversations.js';
+export type { ConversationsHttpOptions } from './stores/conversationsHttp.js';
 export { holdLease, LeaseBusyError, leasesInProcess, MemoryLeases } from './stores/lease.js';
 export type { HoldLeaseOptions, LeaseHandle, Leases } from './stores/lease.js';
 export type { SqliteLeases } from './stores/sqliteLeases.js';
