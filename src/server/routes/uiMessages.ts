@@ -149,6 +149,7 @@ export function uiMessageRoutes(context: RouteContext): Hono {
                 clientTools,
                 ...split,
               });
+              if (split.approvals.length > 0) await send(translator.newStep());
               for (const call of [...split.clientCalls, ...split.approvals]) {
                 await send(translator.toolCall(call.callId, call.toolName, call.arguments));
               }
