@@ -6,6 +6,7 @@
 import type { AgencyInput } from '../agency/input.js';
 import type { CallOptions } from '../agency/callOptions.js';
 import type { ApprovalDecisions } from '../agency/approvals.js';
+import type { ClientToolDefinition } from '../agency/clientTools.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { ErrorInfo } from '../errors.js';
 import { ColloquyError, type ColloquyErrorCode } from '../errors.js';
@@ -35,8 +36,13 @@ export interface CallJobData {
   replyTo?: string;
   /** Publish every event (a streamed call), not only the last one. */
   stream: boolean;
-  /** Resume a call stopped for approvals instead of sending `message`. */
-  resume?: { state: string } & ApprovalDecisions;
+  /** The caller's client tools for the entry point (a frontend's tools; see `clientTools`). */
+  clientTools?: ClientToolDefinition[];
+  /**
+   * Resume a call stopped for approvals or client tool calls instead of sending `message`, with
+   * the decisions and the client tools' outputs by call id.
+   */
+  resume?: { state: string; toolOutputs?: Record<string, string> } & ApprovalDecisions;
 }
 
 /** An ensemble run to start or resume. */

@@ -18,7 +18,8 @@ import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
 
 function callOptions(data: CallJobData, signal: AbortSignal): GetResponseOptions {
-  return { ...data.options, chatId: data.chatId, signal };
+  const clientTools = data.clientTools?.length ? { clientTools: data.clientTools } : {};
+  return { ...data.options, ...clientTools, chatId: data.chatId, signal };
 }
 
 /** Runs the call and returns what the job stores as its result. */
@@ -151,8 +152,8 @@ async function run(
   const options = callOptions(data, signal);
   try {
     if (data.resume) {
-      const { state, approve, reject } = data.resume;
-      const { context, maxTurns, userId } = options;
+      const { state, approve, reject, toolOutputs } = data.resume;
+      const { context, maxTurns, userId, clientTools, outputType } = options;
       const result = await agency.resume(state, {
         signal,
         ...(context !== undefined ? { context } : {}),
@@ -160,6 +161,9 @@ async function run(
         ...(userId !== undefined ? { userId } : {}),
         ...(approve !== undefined ? { approve } : {}),
         ...(reject !== undefined ? { reject } : {}),
+        ...(toolOutputs !== undefined ? { toolOutputs } : {}),
+        ...(clientTools !== undefined ? { clientTools } : {}),
+        ...(outputType !== undefined ? { outputType } : {}),
       });
       return { ok: true, result };
     }

@@ -32,6 +32,7 @@ export function callData(
     message,
     stream,
     options: { ...serialisableCallOptions(options), chatId },
+    ...(options.clientTools?.length ? { clientTools: options.clientTools } : {}),
   };
 }
 
@@ -42,13 +43,14 @@ export function resumeData(
   options: Omit<ResumeOptions, 'signal'>,
 ): Omit<CallJobData, 'callId'> {
   const { chatId } = parsePendingCall(state);
-  const { approve, reject, ...rest } = options;
+  const { approve, reject, toolOutputs, ...rest } = options;
   return {
     ...callData(agency, '', { ...rest, chatId }, false),
     resume: {
       state,
       ...(approve !== undefined ? { approve } : {}),
       ...(reject !== undefined ? { reject } : {}),
+      ...(toolOutputs !== undefined ? { toolOutputs } : {}),
     },
   };
 }

@@ -2,17 +2,16 @@
  * The served agencies and ensembles as an MCP server (`@modelcontextprotocol/sdk`, an optional
  * dependency loaded when first used): each agency is a tool `ask_<agency>` (`{ message, chatId? }`
  * in; the answer as text and `{ answer, chatId, usage }` as structured content; pass `chatId` back
- * to continue the chat), each ensemble a tool `run_<ensemble>` (`{ input? }` in; the run's result
- * out, with MCP progress notifications while it runs). `colloquy mcp` serves it over stdio,
- * `POST /mcp` over Streamable HTTP.
+ * to continue the chat; tool approvals: see `mcpAsk.ts`), each ensemble a tool `run_<ensemble>`
+ * (`{ input? }` in; the run's result out, with MCP progress notifications while it runs).
+ * `colloquy mcp` serves it over stdio, `POST /mcp` over Streamable HTTP.
  * @module
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ColloquyError, errorInfo } from '../errors.js';
-import { newChatId } from './context.js';
 import type { Executor } from './executor.js';
-import { outputText } from './openaiInput.js';
+import { ask, askInputSchema, askOutputSchema } from './mcpAsk.js';
 import { publicError, publicMessage } from './publicError.js';
 import type { ServerRegistry } from './registry.js';
 
@@ -36,17 +35,15 @@ export function mcpToolName(prefix: 'ask' | 'run', name: string): string {
   return `${prefix}_${name.replace(/[^A-Za-z0-9_.-]/g, '_')}`.slice(0, 128);
 }
 
-const usageSchema = z.looseObject({
-  requests: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  totalTokens: z.number(),
-});
-
 /** What the MCP server serves and where its work runs. */
 export interface McpServerOptions {
   registry: ServerRegistry;
   executor: Executor;
+  /**
+   * The transport carries requests from the server (stdio; not stateless HTTP): approvals are
+   * asked in the host by MCP elicitation when the client supports it. Default false.
+   */
+  elicit?: boolean;
 }
 
 function failure(text: string) {
@@ -69,37 +66,24 @@ export async function createMcpServer(options: McpServerOptions): Promise<McpSer
   const { registry, executor } = options;
   const server = new Server({ name: 'colloquy', version: '1' });
   for (const [name, agency] of registry.agencies) {
+    const tool = mcpToolName('ask', name);
     server.registerTool(
-      mcpToolName('ask', name),
+      tool,
       {
         title: `Ask ${name}`,
-        description: `Send a message to the agency "${name}" (entry point ${agency.entryPoints[0]}) and get its answer. Pass the chatId of an answer to continue that conversation.`,
-        inputSchema: {
-          message: z.string().min(1).describe('What to ask'),
-          chatId: z.string().min(1).max(200).optional().describe('Continue this chat'),
-        },
-        outputSchema: { answer: z.string(), chatId: z.string(), usage: usageSchema },
+        description: `Send a message to the agency "${name}" (entry point ${agency.entryPoints[0]}) and get its answer. Pass the chatId of an answer to continue that conversation. When the answer lists approvals, ask the user, then call again with the chatId and approve or reject.`,
+        inputSchema: askInputSchema,
+        outputSchema: askOutputSchema,
       },
-      async ({ message, chatId }, extra) =>
-        guarded(async () => {
-          const chat = chatId ?? newChatId();
-          registry.chats.remember(chat, name);
-          const result = await executor.calls.getResponse(name, message, {
-            chatId: chat,
-            signal: extra.signal,
-          });
-          if (result.interruptions) {
-            const tools = result.interruptions.map((call) => `${call.agent}.${call.toolName}`);
-            return failure(
-              `The agency stopped for approval of ${tools.join(', ')}; approvals cannot be given over MCP. Use the HTTP API (POST /agencies/${name}/resume) or the studio.`,
-            );
-          }
-          const answer = outputText(result);
-          return {
-            content: [{ type: 'text' as const, text: answer }],
-            structuredContent: { answer, chatId: chat, usage: { ...result.usage } },
-          };
-        }),
+      async (input, extra) =>
+        guarded(() =>
+          ask(
+            { registry, executor, server, elicit: options.elicit ?? false, tool },
+            name,
+            input,
+            extra.signal,
+          ),
+        ),
     );
   }
   for (const name of await registry.ensembles.names()) {

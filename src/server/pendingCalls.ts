@@ -1,12 +1,18 @@
 /**
  * Calls stopped for tool approvals or client tool calls, kept by chat id between the request that
  * stopped them and the one that answers (AG-UI resume entries, a tool message, an OpenAI tool
- * result). Held in this process's memory: a call pending across a restart starts over.
+ * result). Each is a record in the agency's own thread store, beside its chat: a thread
+ * `colloquy-pending:<agency>:<chatId>` (no chat) whose metadata is the stopped call, and for each
+ * client tool call a thread `colloquy-pending-call:<agency>:<callId>` naming the chat (a `/v1`
+ * tool result carries only the call id). So a stopped call survives a restart and is answered by
+ * any server sharing the store, on every backend, with no new table or migration.
  * @module
  */
+import type { AgentInputItem, JsonSchemaDefinition } from '@openai/agents-core';
 import type { PendingApproval } from '../agency/approvals.js';
 import type { ClientToolDefinition } from '../agency/clientTools.js';
-import type { JsonSchemaDefinition } from '@openai/agents-core';
+import { ConflictError } from '../errors.js';
+import type { ThreadStore } from '../stores/types.js';
 import type { ServerRegistry } from './registry.js';
 
 /** A stopped call of one chat. */
@@ -25,39 +31,105 @@ export interface PendingChatCall {
   outputType?: JsonSchemaDefinition | undefined;
 }
 
-/** How many stopped calls are kept before the oldest are forgotten. */
-export const MAX_PENDING_CALLS = 1000;
+/** The prefix of stopped-call record thread ids. */
+export const PENDING_THREAD_PREFIX = 'colloquy-pending:';
+/** The prefix of the records that find a chat by client tool call id. */
+export const PENDING_CALL_THREAD_PREFIX = 'colloquy-pending-call:';
 
-/** Stopped calls by chat id. */
+/** Whether a thread id is a stopped-call record (lists of threads leave them out). */
+export function isPendingThreadId(threadId: string): boolean {
+  return (
+    threadId.startsWith(PENDING_THREAD_PREFIX) || threadId.startsWith(PENDING_CALL_THREAD_PREFIX)
+  );
+}
+
+const chatThread = (agency: string, chatId: string) =>
+  `${PENDING_THREAD_PREFIX}${agency}:${chatId}`;
+const callThread = (agency: string, callId: string) =>
+  `${PENDING_CALL_THREAD_PREFIX}${agency}:${callId}`;
+
+/** Stopped calls by chat id, in the thread stores of the agencies they belong to. */
 export class PendingCalls {
-  readonly #calls = new Map<string, PendingChatCall>();
+  readonly #storeOf: (agency: string) => ThreadStore | undefined;
+
+  /** `storeOf` gives the thread store of a served agency (undefined: no such agency). */
+  constructor(storeOf: (agency: string) => ThreadStore | undefined) {
+    this.#storeOf = storeOf;
+  }
 
   /** Remembers the stopped call of `chatId` (replacing an earlier one). */
-  set(chatId: string, call: PendingChatCall): void {
-    this.#calls.delete(chatId);
-    this.#calls.set(chatId, call);
-    while (this.#calls.size > MAX_PENDING_CALLS) {
-      this.#calls.delete(this.#calls.keys().next().value!);
+  async set(chatId: string, call: PendingChatCall): Promise<void> {
+    const store = this.#store(call.agency);
+    await this.#forget(store, call.agency, chatId);
+    for (const pending of call.clientCalls) {
+      await store.setMetadata(callThread(call.agency, pending.callId), { chatId }, null);
     }
+    await store.setMetadata(chatThread(call.agency, chatId), { call }, null);
   }
 
-  get(chatId: string): PendingChatCall | undefined {
-    return this.#calls.get(chatId);
+  /** The stopped call of `chatId` on `agency`, if one waits. */
+  async get(agency: string, chatId: string): Promise<PendingChatCall | undefined> {
+    const store = this.#storeOf(agency);
+    if (!store) return undefined;
+    const record = await store.getThread(chatThread(agency, chatId));
+    return (record?.metadata.call as PendingChatCall | undefined) ?? undefined;
   }
 
-  /** The chat whose stopped call waits on client tool call `callId`, if any. */
-  chatOfCall(callId: string): string | undefined {
-    for (const [chatId, call] of this.#calls) {
-      if (call.clientCalls.some((pending) => pending.callId === callId)) return chatId;
+  /** The chat of `agency` whose stopped call waits on client tool call `callId`, if any. */
+  async chatOfCall(agency: string, callId: string): Promise<string | undefined> {
+    const store = this.#storeOf(agency);
+    if (!store) return undefined;
+    const record = await store.getThread(callThread(agency, callId));
+    const chatId = record?.metadata.chatId;
+    return typeof chatId === 'string' ? chatId : undefined;
+  }
+
+  /**
+   * Forgets and returns the stopped call of `chatId`: of two requests taking the same call (two
+   * servers, a double click), only one gets it, so it is resumed once.
+   */
+  async take(agency: string, chatId: string): Promise<PendingChatCall | undefined> {
+    const store = this.#storeOf(agency);
+    if (!store) return undefined;
+    const threadId = chatThread(agency, chatId);
+    const record = await store.getThread(threadId);
+    const call = record?.metadata.call as PendingChatCall | undefined;
+    if (!record || !call) return undefined;
+    const claim = { role: 'system', content: 'taken' } as AgentInputItem;
+    try {
+      await store.append(threadId, [{ id: 'taken', item: claim }], {
+        expectedVersion: record.version,
+        chatId: null,
+      });
+    } catch (error) {
+      if (error instanceof ConflictError) return undefined;
+      throw error;
     }
-    return undefined;
-  }
-
-  /** Forgets and returns the stopped call of `chatId`. */
-  take(chatId: string): PendingChatCall | undefined {
-    const call = this.#calls.get(chatId);
-    this.#calls.delete(chatId);
+    await this.#forget(store, agency, chatId, call);
     return call;
+  }
+
+  #store(agency: string): ThreadStore {
+    const store = this.#storeOf(agency);
+    if (!store) throw new Error(`No agency "${agency}" is served: its stopped call has no store.`);
+    return store;
+  }
+
+  /** Deletes the records of the stopped call of `chatId` (the given one, or the stored one). */
+  async #forget(
+    store: ThreadStore,
+    agency: string,
+    chatId: string,
+    known?: PendingChatCall,
+  ): Promise<void> {
+    const threadId = chatThread(agency, chatId);
+    const call =
+      known ?? ((await store.getThread(threadId))?.metadata.call as PendingChatCall | undefined);
+    if (!call) return;
+    for (const pending of call.clientCalls) {
+      await store.deleteThread(callThread(agency, pending.callId));
+    }
+    await store.deleteThread(threadId);
   }
 }
 
@@ -67,7 +139,7 @@ const byRegistry = new WeakMap<ServerRegistry, PendingCalls>();
 export function pendingCallsOf(registry: ServerRegistry): PendingCalls {
   let calls = byRegistry.get(registry);
   if (!calls) {
-    calls = new PendingCalls();
+    calls = new PendingCalls((agency) => registry.agencies.get(agency)?.threads.store);
     byRegistry.set(registry, calls);
   }
   return calls;

@@ -54,7 +54,11 @@ export function registerMcpCommand(program: Command): void {
             : {}),
         });
       }
-      const server = await createMcpServer({ registry, executor: inProcessExecutor(registry) });
+      const server = await createMcpServer({
+        registry,
+        executor: inProcessExecutor(registry),
+        elicit: true, // stdio carries the server's elicitation requests
+      });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
       await server.connect(transport);

@@ -42,16 +42,14 @@ export function agUiRoutes(context: RouteContext): Hono {
     const body = await readJson(c, runAgentInputSchema);
     const chatId = body.threadId;
     const pendingCalls = pendingCallsOf(context.registry);
-    const waiting = pendingCalls.get(chatId);
-    const pending = waiting?.agency === name ? waiting : undefined;
+    const pending = await pendingCalls.get(name, chatId);
     const answers = pending ? answersOf(body, pending) : null;
     const clientTools = answers && pending ? pending.clientTools : clientToolsOf(body);
     checkClientTools(agency, clientTools, 'tools');
     let start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>;
-    if (answers && pending) {
-      pendingCalls.take(chatId);
-      start = (signal) =>
-        resumedStream(context, name, pending, { ...answers, clientTools, signal });
+    const taken = answers ? await pendingCalls.take(name, chatId) : undefined;
+    if (answers && taken) {
+      start = (signal) => resumedStream(context, name, taken, { ...answers, clientTools, signal });
     } else {
       if (body.resume && body.resume.length > 0) {
         throw new HttpError(
@@ -64,7 +62,7 @@ export function agUiRoutes(context: RouteContext): Hono {
       const known = (await agency.threads.store.listThreads({ chatId })).length > 0;
       const message = newUserMessage(body.messages, known);
       const instructions = contextInstructions(body);
-      pendingCalls.take(chatId); // a new message abandons a stopped call
+      await pendingCalls.take(name, chatId); // a new message abandons a stopped call
       start = (signal) =>
         context.executor.calls.getResponseStream(name, message, {
           chatId,
@@ -90,11 +88,12 @@ export function agUiRoutes(context: RouteContext): Hono {
             if (signal.aborted) return;
             if (event.type === 'run_completed') {
               const stopped = { agency: name, clientTools };
-              await send(
-                finish(translator, body, event.result, stopped, (call) =>
-                  pendingCalls.set(chatId, call),
-                ),
+              const remembered: PendingChatCall[] = [];
+              const closing = finish(translator, body, event.result, stopped, (call) =>
+                remembered.push(call),
               );
+              for (const call of remembered) await pendingCalls.set(chatId, call);
+              await send(closing);
             } else if (event.type === 'error') {
               await send([runError(publicErrorInfo(event.error))]);
               return;

@@ -191,7 +191,7 @@ export function openaiRoutes(context: RouteContext): Hono {
   app.post('/chat/completions', async (c) => {
     const body = await readJson(c, chatCompletionBodySchema);
     const agency = agencyNamed(context, body.model); // a 404 for an unknown agency, before anything runs
-    const call = v1Call(context, {
+    const call = await v1Call(context, {
       model: body.model,
       agency,
       tools: body.tools,
@@ -210,7 +210,7 @@ export function openaiRoutes(context: RouteContext): Hono {
         .catch((error: unknown) => {
           throw outputError(error, format);
         });
-      const toolCalls = stopped(result);
+      const toolCalls = await stopped(result);
       if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
       return c.json({
         id,
@@ -261,7 +261,7 @@ export function openaiRoutes(context: RouteContext): Hono {
               streamed = true;
               await send(chunk({ content: event.data.delta }));
             } else if (event.type === 'run_completed') {
-              const toolCalls = stopped(event.result);
+              const toolCalls = await stopped(event.result);
               if (toolCalls.length > 0) {
                 const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
                 await send(chunk({ tool_calls: deltas }));

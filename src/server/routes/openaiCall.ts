@@ -36,7 +36,7 @@ export interface V1Call {
   options: GetResponseOptions;
   format: OutputFormat | undefined;
   /** The client tool calls a finished call stopped on (remembered for the next request), or none. */
-  stopped(result: AgencyResponse): PendingApproval[];
+  stopped(result: AgencyResponse): Promise<PendingApproval[]>;
   /** Runs the call to its end. */
   run(signal: AbortSignal): Promise<AgencyResponse>;
   /** Runs the call as a stream of events. */
@@ -58,9 +58,9 @@ export interface V1CallInput {
 }
 
 /** The call behind a `/v1` request (a 400 for tool results no stopped call waits on). */
-export function v1Call(context: RouteContext, input: V1CallInput): V1Call {
+export async function v1Call(context: RouteContext, input: V1CallInput): Promise<V1Call> {
   const { model, outputs } = input;
-  const answered = outputs ? answeredCall(context, model, outputs) : null;
+  const answered = outputs ? await answeredCall(context, model, outputs) : null;
   if (outputs && !answered) throw noCallWaiting(input.outputsField);
   const clientTools: ClientToolDefinition[] = answered
     ? answered.call.clientTools

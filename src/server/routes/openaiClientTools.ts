@@ -10,7 +10,7 @@ import type { AgencyResponse } from '../../agency/result.js';
 import type { PendingApproval } from '../../agency/approvals.js';
 import type { RouteContext } from '../context.js';
 import { HttpError } from '../errors.js';
-import { pendingCallsOf, splitPending } from '../pendingCalls.js';
+import { pendingCallsOf, splitPending, type PendingChatCall } from '../pendingCalls.js';
 import type { JsonSchemaDefinition } from '@openai/agents-core';
 
 type WireTool = Record<string, unknown> & { type?: unknown };
@@ -54,20 +54,25 @@ export function noCallWaiting(path: string): HttpError {
   );
 }
 
+/** A stopped call that a request's tool results answer (taken: no other request gets it). */
+export interface AnsweredCall {
+  chatId: string;
+  call: PendingChatCall;
+}
+
 /** The stopped call that tool results answer, and the outputs by call id; null if none waits. */
-export function answeredCall(
+export async function answeredCall(
   context: RouteContext,
   agency: string,
   outputs: Record<string, string>,
-): {
-  chatId: string;
-  call: NonNullable<ReturnType<ReturnType<typeof pendingCallsOf>['get']>>;
-} | null {
+): Promise<AnsweredCall | null> {
   const pending = pendingCallsOf(context.registry);
-  const ids = Object.keys(outputs);
-  const chatId = ids.map((id) => pending.chatOfCall(id)).find((id) => id !== undefined);
-  const call = chatId === undefined ? undefined : pending.get(chatId);
-  if (chatId === undefined || !call || call.agency !== agency) return null;
+  let chatId: string | undefined;
+  for (const id of Object.keys(outputs)) {
+    chatId ??= await pending.chatOfCall(agency, id);
+  }
+  const call = chatId === undefined ? undefined : await pending.get(agency, chatId);
+  if (chatId === undefined || !call) return null;
   const missing = call.clientCalls.filter((c) => !(c.callId in outputs));
   if (missing.length > 0) {
     throw new HttpError(
@@ -77,8 +82,8 @@ export function answeredCall(
       'messages',
     );
   }
-  pending.take(chatId);
-  return { chatId, call };
+  const taken = await pending.take(agency, chatId);
+  return taken ? { chatId, call: taken } : null;
 }
 
 /**
@@ -88,7 +93,7 @@ export function answeredCall(
 export function resumeWithOutputs(
   context: RouteContext,
   agency: string,
-  answered: NonNullable<ReturnType<typeof answeredCall>>,
+  answered: AnsweredCall,
   outputs: Record<string, string>,
   signal: AbortSignal,
 ): Promise<AgencyResponse> {
@@ -107,14 +112,14 @@ export function resumeWithOutputs(
  * the next request), or none. Approvals cannot be asked over `/v1`: they are a 409 naming the
  * route that can.
  */
-export function clientCallsOf(
+export async function clientCallsOf(
   context: RouteContext,
   agency: string,
   chatId: string,
   result: AgencyResponse,
   clientTools: ClientToolDefinition[],
   outputType: JsonSchemaDefinition | undefined,
-): PendingApproval[] {
+): Promise<PendingApproval[]> {
   if (!result.interruptions || !result.state) return [];
   const { approvals, clientCalls } = splitPending(result.interruptions, clientTools);
   if (clientCalls.length === 0) {
@@ -124,7 +129,7 @@ export function clientCallsOf(
       `The agency stopped for approval of ${approvals.map((a) => `${a.agent}.${a.toolName}`).join(', ')}, which /v1 cannot ask for (clients must not retry this). Use POST /agencies/${agency}/ag-ui, /ui-messages or /responses with /resume.`,
     );
   }
-  pendingCallsOf(context.registry).set(chatId, {
+  await pendingCallsOf(context.registry).set(chatId, {
     agency,
     state: result.state,
     approvals,

@@ -204,7 +204,7 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
   storedResponseRoute(app, context, chatIdOfResponse);
   app.post('/responses', async (c) => {
     const body = await readJson(c, responsesBodySchema);
-    const call = v1Call(context, {
+    const call = await v1Call(context, {
       model: body.model,
       agency: agencyNamed(context, body.model),
       tools: body.tools,
@@ -226,7 +226,7 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
         .catch((error: unknown) => {
           throw outputError(error, format);
         });
-      const toolCalls = stopped(result);
+      const toolCalls = await stopped(result);
       if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
       const response = responseObject(body, ids, result, toolCalls);
       await saveResponse(context, body.model, response);
@@ -268,7 +268,7 @@ function streamResponse(
   ids: { id: string; messageId: string; created: number },
   finish: {
     format: OutputFormat | undefined;
-    stopped: (result: AgencyResponse) => PendingApproval[];
+    stopped: (result: AgencyResponse) => Promise<PendingApproval[]>;
   },
   start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>,
 ): Response {
@@ -309,7 +309,7 @@ function streamResponse(
               logprobs: [],
             });
           } else if (event.type === 'run_completed') {
-            const toolCalls = finish.stopped(event.result);
+            const toolCalls = await finish.stopped(event.result);
             if (toolCalls.length > 0) {
               for (const [i, tc] of toolCalls.entries()) {
                 const item = functionCallItem(tc);

@@ -25,6 +25,8 @@ export class UiChunkTranslator {
   #textId: string | undefined;
   #reasoningId: string | undefined;
   #streamedText = false;
+  /** The entry point got a tool result: what it says next is a new step (a new model turn). */
+  #turnEnded = false;
   readonly #toolCalls = new Set<string>();
 
   translate(event: AgencyStreamEvent): UiChunk[] {
@@ -56,6 +58,7 @@ export class UiChunkTranslator {
     if (this.#toolCalls.has(callId)) return [];
     this.#toolCalls.add(callId);
     return [
+      ...this.#nextTurn(),
       ...this.closeText(),
       { type: 'tool-input-start', toolCallId: callId, toolName: name, dynamic: true },
       {
@@ -73,10 +76,25 @@ export class UiChunkTranslator {
     if (this.#streamedText || text === '') return this.closeText();
     const id = `text_${randomUUID()}`;
     return [
+      ...this.#nextTurn(),
       { type: 'text-start', id },
       { type: 'text-delta', id, delta: text },
       { type: 'text-end', id },
     ];
+  }
+
+  /**
+   * Ends the current step and starts another: the tool calls a stopped call waits on go in a step
+   * of their own, so `useChat`'s `lastAssistantMessageIsCompleteWith…` helpers see only them (not
+   * the entry point's `send_message` that waits on a nested approval).
+   */
+  newStep(): UiChunk[] {
+    this.#turnEnded = false;
+    return [...this.closeText(), { type: 'finish-step' }, { type: 'start-step' }];
+  }
+
+  #nextTurn(): UiChunk[] {
+    return this.#turnEnded ? this.newStep() : [];
   }
 
   /** Ends the open text and reasoning parts. */
@@ -111,6 +129,7 @@ export class UiChunkTranslator {
     if (data.type === 'output_text_delta' && typeof data.delta === 'string' && data.delta !== '') {
       const open: UiChunk[] = [];
       if (!this.#textId) {
+        open.push(...this.#nextTurn());
         this.#textId = `text_${randomUUID()}`;
         this.#streamedText = true;
         open.push({ type: 'text-start', id: this.#textId });
@@ -123,6 +142,7 @@ export class UiChunkTranslator {
     if (/reasoning.*\.delta$/.test(kind) && typeof inner?.delta === 'string') {
       const open: UiChunk[] = [];
       if (!this.#reasoningId) {
+        open.push(...this.#nextTurn());
         this.#reasoningId = `reasoning_${randomUUID()}`;
         open.push({ type: 'reasoning-start', id: this.#reasoningId });
       }
@@ -143,6 +163,7 @@ export class UiChunkTranslator {
       return this.toolCall(raw.callId, raw.name ?? 'tool', raw.arguments ?? '');
     }
     if (raw.type === 'function_call_result' && raw.callId) {
+      this.#turnEnded = true;
       return [
         {
           type: 'tool-output-available',

@@ -98,19 +98,17 @@ export function uiMessageRoutes(context: RouteContext): Hono {
     const body = await readJson(c, uiMessagesBodySchema);
     const chatId = body.id;
     const pendingCalls = pendingCallsOf(context.registry);
-    const waiting = pendingCalls.get(chatId);
-    const pending = waiting?.agency === name ? waiting : undefined;
+    const pending = await pendingCalls.get(name, chatId);
     const answers = pending ? answersOf(body, pending) : null;
     const clientTools = answers && pending ? pending.clientTools : (body.tools ?? []);
     checkClientTools(agency, clientTools, 'tools');
     let start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>;
-    if (answers && pending) {
-      pendingCalls.take(chatId);
-      start = (signal) =>
-        resumedStream(context, name, pending, { ...answers, clientTools, signal });
+    const taken = answers ? await pendingCalls.take(name, chatId) : undefined;
+    if (answers && taken) {
+      start = (signal) => resumedStream(context, name, taken, { ...answers, clientTools, signal });
     } else {
       const message = newText(body);
-      pendingCalls.take(chatId);
+      await pendingCalls.take(name, chatId); // a new message abandons a stopped call
       start = (signal) =>
         context.executor.calls.getResponseStream(name, message, {
           chatId,
@@ -143,12 +141,13 @@ export function uiMessageRoutes(context: RouteContext): Hono {
             const { result } = event;
             if (result.interruptions && result.state) {
               const split = splitPending(result.interruptions, clientTools);
-              pendingCalls.set(chatId, {
+              await pendingCalls.set(chatId, {
                 agency: name,
                 state: result.state,
                 clientTools,
                 ...split,
               });
+              if (split.approvals.length > 0) await send(translator.newStep());
               for (const call of [...split.clientCalls, ...split.approvals]) {
                 await send(translator.toolCall(call.callId, call.toolName, call.arguments));
               }

@@ -3,7 +3,13 @@
  * `readUIMessageStream`: the answer's text, nested runs as `data-agent-run` parts, one new user
  * message per request, an approval requested and answered, a client tool run by the page.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai';
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  readUIMessageStream,
+  type UIMessage,
+} from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createFrontdesk } from '../../../examples/frontends/agency.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
@@ -70,6 +76,8 @@ describe('AI SDK UI message stream route', () => {
       state: string;
     };
     expect(tool).toMatchObject({ toolName: 'send_message', state: 'output-available' });
+    // The answer is a step after the delegation's: useChat's helpers do not send it back.
+    expect(lastAssistantMessageIsCompleteWithToolCalls({ messages: [first] })).toBe(false);
 
     const second = await send('chat-ui', [user('u1', 'tides'), first, user('u2', 'waves')]);
     expect(textOf(second)).toBe('Desk: Writer wrote about waves.');
@@ -106,6 +114,11 @@ describe('AI SDK UI message stream route', () => {
           : p,
       ),
     };
+    // The approval is in a step of its own: useChat's helper sends the answer by itself.
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: [asked] })).toBe(false);
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: [answered] })).toBe(
+      true,
+    );
     const done = await send('chat-ui-approve', [user('u1', 'delete 2017'), answered]);
     expect(deletedYears).toEqual([2017]);
     expect(textOf(done)).toBe('Desk: Clerk: deleted the 2017 reports');
@@ -131,6 +144,7 @@ describe('AI SDK UI message stream route', () => {
           : p,
       ),
     };
+    expect(lastAssistantMessageIsCompleteWithToolCalls({ messages: [answered] })).toBe(true);
     const done = await send('chat-ui-tool', [user('u1', 'go light'), answered], { tools });
     expect(textOf(done)).toBe('Desk: light theme on');
   });
