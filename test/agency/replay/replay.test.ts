@@ -3,12 +3,10 @@
 // and lists exactly the items that differ.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agency } from '../../../src/agency/agency.js';
-import { Agent } from '../../../src/agency/agent.js';
 import { replayChat } from '../../../src/agency/replay/replay.js';
-import { lastUserText, toolOutputsSinceUser } from '../../../src/models/requestText.js';
+import { poemsAgency } from './poemsAgency.js';
+import { toolOutputsSinceUser } from '../../../src/models/requestText.js';
 import { ScriptedModel } from '../../../src/models/scriptedModel.js';
-import { MemoryStore } from '../../../src/stores/memory.js';
-import { ThreadManager } from '../../../src/threads/threadManager.js';
 import { threadIdFor } from '../../../src/threads/threadId.js';
 
 const agencies: Agency[] = [];
@@ -16,51 +14,10 @@ afterEach(async () => {
   for (const agency of agencies.splice(0)) await agency.close();
 });
 
-/** Coordinator asks Writer, then answers with what Writer said; Writer's answer follows its instructions. */
 function build() {
-  const coordinatorModel = new ScriptedModel(
-    (request) => {
-      const outputs = toolOutputsSinceUser(request);
-      if (outputs.length === 0)
-        return {
-          tool: 'send_message',
-          args: {
-            recipient: 'Writer',
-            message: `Write: ${lastUserText(request)}`,
-            additionalInstructions: null,
-          },
-        };
-      return `Here it is: ${outputs[0]}`;
-    },
-    { name: 'coordinator' },
-  );
-  const writerModel = new ScriptedModel(
-    (request) => {
-      const brief = (request.systemInstructions ?? '').includes('brief');
-      const topic = lastUserText(request).replace(/^Write: /, '');
-      return brief
-        ? { text: `${topic}.`, usage: { inputTokens: 7, outputTokens: 2 } }
-        : {
-            text: `A long poem about ${topic}, verse after verse.`,
-            usage: { inputTokens: 20, outputTokens: 30 },
-          };
-    },
-    { name: 'writer' },
-  );
-  const coordinator = new Agent({
-    name: 'Coordinator',
-    instructions: 'Delegate writing.',
-    model: coordinatorModel,
-  });
-  const writer = new Agent({ name: 'Writer', instructions: 'Write poems.', model: writerModel });
-  const agency = new Agency({
-    name: 'poems',
-    entryPoints: [coordinator],
-    communicationFlows: [[coordinator, writer]],
-    threads: new ThreadManager({ store: new MemoryStore() }),
-  });
-  agencies.push(agency);
-  return { agency, coordinatorModel, writerModel };
+  const built = poemsAgency();
+  agencies.push(built.agency);
+  return built;
 }
 
 /** Runs two turns and returns the ids of the second turn's user message and Writer's answer. */
