@@ -195,3 +195,28 @@ export function differencesOf(original: Branch, replay: Branch): ReplayDifferenc
   }
   return differences;
 }
+
+/** One agent in both branches: its steps aligned row by row, its final answers and its usage. */
+export interface AgentSideBySide {
+  agent: string;
+  rows: AlignedRow[];
+  finalAnswer: { original: string | null; replay: string | null; same: boolean };
+  usage: { original: BranchUsage | null; replay: BranchUsage | null };
+}
+
+/** Every agent of either branch side by side (in the order they first appear). */
+export function sideBySide(original: Branch, replay: Branch): AgentSideBySide[] {
+  const names = new Set([...original.agents, ...replay.agents].map((entry) => entry.agent));
+  return [...names].map((agent) => {
+    const left = original.agents.find((entry) => entry.agent === agent);
+    const right = replay.agents.find((entry) => entry.agent === agent);
+    const before = left?.finalAnswer ?? null;
+    const after = right?.finalAnswer ?? null;
+    return {
+      agent,
+      rows: alignSteps(left?.steps ?? [], right?.steps ?? []),
+      finalAnswer: { original: before, replay: after, same: before === after },
+      usage: { original: left?.usage ?? null, replay: right?.usage ?? null },
+    };
+  });
+}

@@ -18,6 +18,8 @@ import {
   agentSteps,
   differencesOf,
   finalAnswerOf,
+  sideBySide,
+  type AgentSideBySide,
   type Branch,
   type BranchUsage,
   type ReplayDifference,
@@ -70,6 +72,8 @@ export interface ReplayResult {
   differences: ReplayDifference[];
   /** The turn in both chats, each agent's steps side by side. */
   branches: { original: Branch; replay: Branch };
+  /** Each agent's steps in both branches, aligned row by row (what a side-by-side view shows). */
+  sideBySide: AgentSideBySide[];
   /** The entry point's final output in the fork. */
   finalOutput: unknown;
 }
@@ -163,6 +167,7 @@ export async function replayChat(
     },
     differences: differencesOf(original, replay),
     branches: { original, replay },
+    sideBySide: sideBySide(original, replay),
     finalOutput: response.finalOutput,
   };
 }
