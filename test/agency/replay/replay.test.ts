@@ -1,12 +1,16 @@
 // Must-show 2 of the "what if?" issue: a replay answers every model call before the change from
 // the original chat (zero calls on the scripted models), makes the changed agent's calls live,
 // and lists exactly the items that differ.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agency } from '../../../src/agency/agency.js';
 import { replayChat } from '../../../src/agency/replay/replay.js';
 import { poemsAgency } from './poemsAgency.js';
 import { toolOutputsSinceUser } from '../../../src/models/requestText.js';
 import { ScriptedModel } from '../../../src/models/scriptedModel.js';
+import { SqliteStore } from '../../../src/stores/sqlite.js';
 import { threadIdFor } from '../../../src/threads/threadId.js';
 
 const agencies: Agency[] = [];
@@ -129,6 +133,11 @@ describe('replayChat', () => {
     expect(original.steps[1]).toMatchObject({ kind: 'tool_call' });
     expect(replay.steps[1]!.text).toBe(original.steps[1]!.text);
     expect(replay.usage).toEqual({ inputTokens: 20, outputTokens: 10, cost: null });
+    const writerRows = result.sideBySide.find((side) => side.agent === 'Writer')!.rows;
+    expect(writerRows.map((row) => [row.original?.kind, row.same])).toEqual([
+      ['input', true],
+      ['message', false],
+    ]);
   });
 
   it('replays a whole turn with no model call when nothing changes', async () => {
@@ -171,6 +180,29 @@ describe('replayChat', () => {
     expect(coordinatorModel.calls.length).toBe(before.coordinator);
     expect(result.modelCalls).toMatchObject({ replayed: 2, live: 1 });
     expect(result.differences).toEqual([]);
+  });
+
+  it('works on a SQLite store, with the tokens of the original turn from its trace', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-replay-'));
+    const store = new SqliteStore({ path: path.join(dir, 'chats.db') });
+    try {
+      const built = poemsAgency(store);
+      const { chatId, secondUser } = await twoTurns(built.agency);
+      const result = await replayChat(built.agency, {
+        chatId,
+        at: secondUser.id,
+        set: { Writer: { instructions: 'Be brief.' } },
+      });
+      expect(result.modelCalls).toMatchObject({ replayed: 1, live: 2 });
+      const writer = result.branches.original.agents.find((a) => a.agent === 'Writer')!;
+      expect(writer.usage).toEqual({ inputTokens: 20, outputTokens: 30, cost: null });
+      expect(
+        await store.readItems(threadIdFor(result.chatId, 'Coordinator', 'Writer')),
+      ).toHaveLength(4);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('uses another model for a changed agent', async () => {
