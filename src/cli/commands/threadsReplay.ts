@@ -34,6 +34,11 @@ async function chooseAgency(
 ): Promise<{ agency: Agency; close: () => Promise<void> }> {
   const keep = async () => undefined;
   if (flags.agency) {
+    if (flags.store !== undefined) {
+      throw new ConfigError(
+        '--store is for the demo agency or a createAgencies module: the agency of --agency replays on its own store. Drop --store.',
+      );
+    }
     const { loadAgencyModule } = await import('../loadModule.js');
     const { pickAgency } = await import('./chat.js');
     return {
