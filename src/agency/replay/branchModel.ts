@@ -75,8 +75,12 @@ export class BranchModel implements Model {
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const recorded = this.#recorded(request);
     if (recorded) return responseOf(recorded);
+    // Counted before it is made: a live call that fails was still a call.
+    const tally = this.#options.tally.of(this.#options.agent);
+    tally.live += 1;
     const response = await (await this.#model()).getResponse(request);
-    this.#countLive(response.usage);
+    tally.inputTokens += response.usage.inputTokens;
+    tally.outputTokens += response.usage.outputTokens;
     return response;
   }
 
@@ -127,13 +131,6 @@ export class BranchModel implements Model {
     tally.inputTokens += hit.tokens?.inputTokens ?? 0;
     tally.outputTokens += hit.tokens?.outputTokens ?? 0;
     return hit;
-  }
-
-  #countLive(usage: { inputTokens: number; outputTokens: number }): void {
-    const tally = this.#options.tally.of(this.#options.agent);
-    tally.live += 1;
-    tally.inputTokens += usage.inputTokens;
-    tally.outputTokens += usage.outputTokens;
   }
 
   #model(): Promise<Model> {

@@ -62,6 +62,8 @@ async function chooseAgency(
     }
     return { agency: [...agencies.values()][0]!, close: () => store.close() };
   }
+  // As in an agencies module importing 'colloquy': a model named in --set runs on OpenAI.
+  (await import('../../models/openaiDefault.js')).useOpenAIByDefault();
   const { createDemoAgency } = await import('../../demo/demoAgency.js');
   const { ThreadManager } = await import('../../threads/threadManager.js');
   return {

@@ -82,4 +82,16 @@ describe('BranchModel', () => {
     expect(deltas.join('')).toBe('fresh');
     expect(tally.of('A')).toMatchObject({ replayed: 1, live: 1 });
   });
+
+  it('counts a live call that fails', async () => {
+    const tally = new ReplayTally();
+    const model = new BranchModel({
+      agent: 'A',
+      recordings: [],
+      tally,
+      live: async () => new ScriptedModel([{ error: 'no key' }]),
+    });
+    await expect(model.getResponse(request('hi'))).rejects.toThrow(/no key/);
+    expect(tally.of('A')).toMatchObject({ replayed: 0, live: 1 });
+  });
 });
