@@ -12,6 +12,8 @@ import { costPico, modelPrice, type ModelPrice } from '../../models/pricing.js';
 import type { ThreadItem } from '../../stores/item.js';
 import { rehomeThreadId } from '../../threads/chatHistory.js';
 import type { Agency } from '../agency.js';
+import { gateOf } from '../chatGate.js';
+import { DEFAULT_CHAT_WAIT_MS } from '../options.js';
 import { branchAgency, type ReplayChange } from './branchAgency.js';
 import { ReplayTally } from './branchModel.js';
 import {
@@ -98,32 +100,22 @@ export async function replayChat(
   const store = agency.threads.store;
   const set = options.set ?? {};
   checkReplayChanges(agency, set);
-  const chat = await readChat(store, options.chatId);
-  if (chat.size === 0) {
-    throw new ColloquyError(
-      'CHAT_NOT_FOUND',
-      `There is no chat "${options.chatId}" in the ${store.kind} store of agency "${agency.name}". List the stored chats with: colloquy threads list`,
-    );
+  // The chat is read and forked between its calls (a call running now finishes first).
+  const gate = gateOf(store);
+  const leave =
+    gate.tryEnter(options.chatId) ??
+    (await gate.enter(
+      options.chatId,
+      agency.options.chatWaitMs ?? DEFAULT_CHAT_WAIT_MS,
+      options.signal,
+    ));
+  let prepared;
+  try {
+    prepared = await prepare(agency, options);
+  } finally {
+    leave();
   }
-  const turn = locateTurn(chat, options.chatId, options.at);
-  const recordings = recordingsOf(chat, turn.keep, { historyView: agency.historyView }).filter(
-    (recording) =>
-      turn.at.item.id === turn.start.item.id ||
-      recording.threadId !== turn.at.threadId ||
-      recording.position < turn.at.position,
-  );
-  const trace = await traceOfRun(store, options.chatId, turn.rootRunId);
-  const calls = trace ? tokensByAgent(trace) : new Map();
-  assignTokens(recordings, calls, chat);
-
-  const forkId = options.newChatId ?? `chat_${randomUUID()}`;
-  for (const [threadId, keep] of Object.entries(turn.keep)) {
-    if (keep === 0) continue;
-    await store.fork(threadId, rehomeThreadId(threadId, options.chatId, forkId), {
-      upTo: keep,
-      chatId: forkId,
-    });
-  }
+  const { chat, turn, recordings, trace, calls, forkId } = prepared;
 
   const tally = new ReplayTally();
   const branch = branchAgency(agency, { set, recordings, tally });
@@ -170,6 +162,39 @@ export async function replayChat(
     sideBySide: sideBySide(original, replay),
     finalOutput: response.finalOutput,
   };
+}
+
+/** Reads the chat, finds the turn, rebuilds its recorded calls and forks the chat before it. */
+async function prepare(agency: Agency, options: ReplayChatOptions) {
+  const store = agency.threads.store;
+  const chat = await readChat(store, options.chatId);
+  if (chat.size === 0) {
+    throw new ColloquyError(
+      'CHAT_NOT_FOUND',
+      `There is no chat "${options.chatId}" in the ${store.kind} store of agency "${agency.name}". List the stored chats with: colloquy threads list`,
+    );
+  }
+  const turn = locateTurn(chat, options.chatId, options.at);
+  const recordings = recordingsOf(chat, turn.keep, { historyView: agency.historyView }).filter(
+    (recording) =>
+      turn.at.item.id === turn.start.item.id ||
+      recording.threadId !== turn.at.threadId ||
+      recording.position < turn.at.position,
+  );
+  const trace = await traceOfRun(store, options.chatId, turn.rootRunId);
+  const calls = trace ? tokensByAgent(trace) : new Map();
+  assignTokens(recordings, calls, chat);
+
+  const forkId = options.newChatId ?? `chat_${randomUUID()}`;
+  for (const [threadId, keep] of Object.entries(turn.keep)) {
+    if (keep === 0) continue;
+    await store.fork(threadId, rehomeThreadId(threadId, options.chatId, forkId), {
+      upTo: keep,
+      chatId: forkId,
+    });
+  }
+
+  return { chat, turn, recordings, trace, calls, forkId };
 }
 
 /** The user's message of a turn as the call input: its text, or the item itself (attachments). */
