@@ -27,3 +27,20 @@ export { isSdkTool, toolsFromFolder } from './tools/toolsFolder.js';
 export type { ToolsFolderOptions } from './tools/toolsFolder.js';
 export { openApiTools } from './tools/openApiTools.js';
 export type { OpenApiToolsOptions } from './tools/openApiTools.js';
+export { checkReplayChanges, replayChat } from './agency/replay/replay.js';
+export type {
+  ReplayChange,
+  ReplayChatOptions,
+  ReplayModelCalls,
+  ReplayResult,
+} from './agency/replay/replay.js';
+export type {
+  AgentBranch,
+  AgentSideBySide,
+  AlignedRow,
+  Branch,
+  BranchStep,
+  BranchUsage,
+  ReplayDifference,
+} from './agency/replay/compare.js';
+export { ReplayItemNotFoundError } from './agency/replay/turn.js';

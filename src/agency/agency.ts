@@ -79,8 +79,11 @@ export class Agency implements AgencyRuntime {
   readonly #traceContent: boolean | undefined;
   /** The agency's memory (`memory` option), or undefined without it. */
   readonly memory: AgencyMemory | undefined;
+  /** The options the agency was built with, as given (what-if replays build a branch from them). */
+  readonly options: Readonly<AgencyOptions>;
 
   constructor(options: AgencyOptions) {
+    this.options = options;
     this.#graph = buildGraph(options.entryPoints ?? [], options.communicationFlows ?? []);
     const resolved = resolveAgencyOptions(options, this.#graph.agents);
     this.name = resolved.name;

@@ -36,6 +36,7 @@ import { ensembleRoutes } from './routes/ensembles.js';
 import { memoryRoutes } from './routes/memory.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
+import { replayRoutes } from './routes/replay.js';
 import { traceRoutes } from './routes/traces.js';
 import { CallRuns } from './runs/callRuns.js';
 import { studioRoutes } from './studio.js';
@@ -174,6 +175,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
+  app.route('/', replayRoutes(context)); // what if?: re-run a turn in a fork
   app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));

@@ -9,6 +9,7 @@ import type { AgencyListEntry } from './lib/types';
 import { useApi } from './lib/useApi';
 import { AgenciesView } from './views/AgenciesView';
 import { ChatView } from './views/ChatView';
+import { CompareView } from './views/CompareView';
 import { EnsemblesView } from './views/EnsemblesView';
 import { EvalsView } from './views/EvalsView';
 import { NetworkView } from './views/NetworkView';
@@ -21,6 +22,7 @@ const TITLES: Record<View, string> = {
   chat: 'Chat',
   threads: 'Threads',
   time: 'Time travel',
+  compare: 'What if?',
   traces: 'Traces',
   network: 'Network',
   ensembles: 'Ensembles',
@@ -59,6 +61,16 @@ export function App() {
   else if (route.view === 'threads') main = <ThreadsView chatId={chatId} />;
   else if (route.view === 'time')
     main = <TimeTravelView chatId={chatId} onOpenChat={(id) => to('chat', { chat: id })} />;
+  else if (route.view === 'compare')
+    main = (
+      <CompareView
+        agency={agency?.name}
+        chatId={chatId}
+        at={route.params.at}
+        onAt={(at) => to('compare', { at })}
+        onOpenChat={(id) => to('chat', { chat: id, at: undefined })}
+      />
+    );
   else if (route.view === 'traces') main = <TracesView chatId={chatId} />;
   else if (route.view === 'network') main = <NetworkView agency={agency?.name} />;
   else if (route.view === 'evals')

@@ -10,6 +10,7 @@ import { openStore } from '../../stores/openStore.js';
 import { checkpointChat, forkChat, rollbackChat } from '../../threads/chatHistory.js';
 import { exportChat, importChat, parseChatEnvelope } from '../../threads/serialization.js';
 import { ColloquyError, SerializationError } from '../../errors.js';
+import { registerThreadsReplay } from './threadsReplay.js';
 
 const STORE_HELP =
   'sqlite:PATH | dir:PATH | redis://… | postgres://… | memory (default: sqlite at $COLLOQUY_DB or ./.colloquy/colloquy.db)';
@@ -63,7 +64,7 @@ function summary(item: Record<string, unknown>): string {
 export function registerThreadsCommands(program: Command): void {
   const threads = program
     .command('threads')
-    .description('List, show, export, import, fork and rewind stored chats.');
+    .description('List, show, export, import, fork, rewind and replay stored chats.');
   const storeOption = (cmd: Command): Command => cmd.option('--store <spec>', STORE_HELP);
 
   storeOption(threads.command('list').description('List threads (of one chat with --chat).'))
@@ -264,4 +265,6 @@ export function registerThreadsCommands(program: Command): void {
         print([`Deleted chat ${chatId}: ${records.length} threads, ${traces} traces.`]);
       }),
     );
+
+  registerThreadsReplay(threads);
 }

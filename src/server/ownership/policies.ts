@@ -103,6 +103,9 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
     },
   },
 
+  // What if? (replay): re-runs a turn of the caller's chat in a fork, which becomes theirs.
+  'POST /chats/:chatId/replay': { kind: 'chat', param: 'chatId', claimResponseChat: true },
+
   // Ensemble runs.
   'POST /ensembles/:name/runs': { kind: 'startRun' },
   'GET /runs': { kind: 'list', field: 'runs', idsOf: (entry) => ({ runId: str(entry.runId) }) },

@@ -8,6 +8,7 @@ export const VIEWS = [
   'chat',
   'threads',
   'time',
+  'compare',
   'traces',
   'network',
   'ensembles',

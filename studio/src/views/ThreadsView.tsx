@@ -1,10 +1,17 @@
 /** Threads: a chat's threads side by side (the user thread and every pair thread), with their ids. */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { ItemView } from '../components/ItemView';
 import { Empty, Failure, Loading } from '../components/States';
 import { api } from '../lib/api';
+import { formatHash, parseHash } from '../lib/hash';
 import { compareThreads, participants } from '../lib/items';
 import type { Checkpoint, ThreadItem, ThreadRecord } from '../lib/types';
+
+/** The What if? view for a turn of this chat (the current agency and chat kept). */
+function whatIfHref(itemId: string): string {
+  const { params } = parseHash(window.location.hash);
+  return formatHash({ view: 'compare', params: { ...params, at: itemId } });
+}
 
 interface Column {
   record: ThreadRecord;
@@ -78,7 +85,14 @@ export function ThreadsView({
           </header>
           <ol className="items">
             {items.map((entry) => (
-              <ItemView key={entry.id} entry={entry} />
+              <Fragment key={entry.id}>
+                <ItemView entry={entry} />
+                {entry.item.role === 'user' && entry.meta?.callerAgent === null ? (
+                  <li className="whatif-link">
+                    <a href={whatIfHref(entry.id)}>What if…</a>
+                  </li>
+                ) : null}
+              </Fragment>
             ))}
           </ol>
         </section>
