@@ -42,5 +42,6 @@ export type {
   BranchStep,
   BranchUsage,
   ReplayDifference,
+  StepKind,
 } from './agency/replay/compare.js';
 export { ReplayItemNotFoundError } from './agency/replay/turn.js';
