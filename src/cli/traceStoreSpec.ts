@@ -6,22 +6,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { StoreError } from '../errors.js';
-import { defaultStorePath } from '../paths.js';
+import { parseStoreSpec } from '../stores/storeSpec.js';
 import type { TraceStore } from '../stores/traceStore.js';
 
-/**
- * The SQLite file a spec names, or undefined for other backends and for `sqlite:` without a path
- * (which `openStore` reports as such).
- */
+/** The SQLite file a spec names (see `parseStoreSpec`), or undefined for other backends. */
 export function sqlitePathOf(spec: string | undefined, env = process.env): string | undefined {
-  if (spec === undefined || spec.trim() === '') return defaultStorePath(env);
-  if (spec.startsWith('sqlite:')) {
-    const file = spec.slice('sqlite:'.length);
-    return file.trim() === '' ? undefined : file;
-  }
-  if (spec === 'memory' || spec.startsWith('dir:') || /^[a-z][a-z0-9+.-]*:/i.test(spec))
-    return undefined;
-  return spec;
+  const parsed = parseStoreSpec(spec, env);
+  return parsed.kind === 'sqlite' ? parsed.path : undefined;
 }
 
 /** Fails with the path and the fix when a read-only command names a missing SQLite file. */

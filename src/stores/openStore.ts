@@ -5,11 +5,11 @@
  * No spec means the embedded default: SQLite at `$COLLOQUY_DB`, else `./.colloquy/colloquy.db`.
  * @module
  */
-import { ConfigError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
 import { JsonFileStore } from './jsonFile.js';
 import { MemoryStore } from './memory.js';
 import { SqliteStore } from './sqlite.js';
+import { parseStoreSpec } from './storeSpec.js';
 import type { ThreadStore } from './types.js';
 
 export { defaultStorePath };
@@ -19,47 +19,30 @@ export function openDefaultStore(env: NodeJS.ProcessEnv = process.env): ThreadSt
   return new SqliteStore({ path: defaultStorePath(env) });
 }
 
-/** Opens the store a spec names; Redis and Postgres drivers load only when asked for. */
+/** Opens the store a spec names (see `parseStoreSpec`); Redis and Postgres drivers load only when asked for. */
 export async function openStore(
   spec?: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ThreadStore> {
-  if (spec === undefined || spec.trim() === '') return openDefaultStore(env);
-  if (spec === 'memory') return new MemoryStore();
-  if (spec.startsWith('sqlite:')) return new SqliteStore({ path: nonEmpty(spec, 'sqlite:') });
-  if (spec.startsWith('dir:')) return new JsonFileStore({ dir: nonEmpty(spec, 'dir:') });
-  if (spec.startsWith('conversations:')) {
-    const { ConversationsStore } = await import('./conversations.js');
-    return new ConversationsStore({ baseURL: conversationsURL(spec), env });
+  const parsed = parseStoreSpec(spec, env);
+  switch (parsed.kind) {
+    case 'memory':
+      return new MemoryStore();
+    case 'sqlite':
+      return new SqliteStore({ path: parsed.path });
+    case 'dir':
+      return new JsonFileStore({ dir: parsed.dir });
+    case 'conversations': {
+      const { ConversationsStore } = await import('./conversations.js');
+      return new ConversationsStore({ baseURL: parsed.baseURL, env });
+    }
+    case 'redis': {
+      const { RedisStore } = await import('./redis.js');
+      return new RedisStore({ url: parsed.url });
+    }
+    case 'postgres': {
+      const { PostgresStore } = await import('./postgres.js');
+      return new PostgresStore({ connectionString: parsed.url });
+    }
   }
-  if (/^rediss?:\/\//.test(spec)) {
-    const { RedisStore } = await import('./redis.js');
-    return new RedisStore({ url: spec });
-  }
-  if (/^postgres(ql)?:\/\//.test(spec)) {
-    const { PostgresStore } = await import('./postgres.js');
-    return new PostgresStore({ connectionString: spec });
-  }
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(spec)) return new SqliteStore({ path: spec });
-  throw new ConfigError(
-    `Store "${spec}" is not a store spec. Use memory, sqlite:PATH (or a bare file path), dir:PATH, redis://HOST:PORT, postgres://USER@HOST:PORT/DB or conversations:https://api.openai.com/v1.`,
-  );
-}
-
-function nonEmpty(spec: string, prefix: string): string {
-  const rest = spec.slice(prefix.length);
-  if (rest.trim() === '')
-    throw new ConfigError(`Store "${spec}" names no path: write ${prefix}PATH.`);
-  return rest;
-}
-
-/** The base URL of a `conversations:` spec (`conversations:openai` is OpenAI's own). */
-function conversationsURL(spec: string): string {
-  const rest = spec.slice('conversations:'.length).trim();
-  if (rest === 'openai') return 'https://api.openai.com/v1';
-  if (!/^https?:\/\//.test(rest))
-    throw new ConfigError(
-      `Store "${spec}" names no base URL: write conversations:https://api.openai.com/v1 (OpenAI) or conversations:https://NAME.openai.azure.com/openai/v1 (Azure).`,
-    );
-  return rest;
 }
