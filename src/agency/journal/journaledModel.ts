@@ -57,6 +57,10 @@ class JournaledModel implements Model {
     return (this.inner as { name?: unknown }).name;
   }
 
+  get supportsPromptModelSelection(): boolean | undefined {
+    return this.inner.supportsPromptModelSelection;
+  }
+
   async #step(request: ModelRequest): Promise<Step | undefined> {
     const frame = running.getStore();
     const journal = frame?.call.journal;
