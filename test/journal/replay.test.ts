@@ -164,4 +164,41 @@ describe('step journal replay (SQLite, in process)', () => {
     expect(journals).toEqual([]);
     await store.close();
   });
+
+  it('a journaled model answer to another input is not replayed: the step runs live', async () => {
+    const dir = tempDir();
+    const store = new SqliteStore({ path: join(dir, 'threads.db') });
+    const model = new ScriptedModel(['live answer']);
+    const solo = new Agent({ name: 'Solo', instructions: 's', model });
+    const agency = new Agency({
+      entryPoints: [solo],
+      threads: new ThreadManager({ store }),
+      tracing: false,
+    });
+    const stale = new StepJournal(store, 'call-stale');
+    await stale.record({
+      kind: 'model',
+      key: 'Solo#model0',
+      path: 'Solo',
+      inputHash: 'an-input-this-call-never-sends',
+      response: {
+        output: [
+          {
+            type: 'message',
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: 'stale answer' }],
+          },
+        ],
+        usage: { requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      },
+    });
+    const journal = new StepJournal(store, 'call-stale');
+    const response = await withStepJournal(journal, () =>
+      agency.getResponse('hi', { chatId: 's' }),
+    );
+    expect(response.finalOutput).toBe('live answer');
+    expect(journal.stats).toEqual({ replayed: 0, recorded: 1 });
+    await store.close();
+  });
 });

@@ -68,12 +68,12 @@ class JournaledModel implements Model {
     const path = journalPath(frame);
     const key = `${path}#model${journal.next(`${path}#model`)}`;
     const hash = inputHash(request);
-    const found = await journal.lookup(key);
-    if (found && found.kind === 'model' && found.inputHash === hash) {
-      return { journal, key, path, hash, hit: found };
-    }
-    if (found) {
-      journal.stats.replayed -= 1;
+    const found = await journal.lookup(
+      key,
+      (entry) => entry.kind === 'model' && entry.inputHash === hash,
+    );
+    if (found?.kind === 'model') return { journal, key, path, hash, hit: found };
+    if ((await journal.entries()).has(key)) {
       getDefaultLogger().warn(
         { component: 'journal', callId: journal.callId, step: key },
         `Step journal of call ${journal.callId}: model step ${key} was asked with another input than the journaled one; it runs live.`,

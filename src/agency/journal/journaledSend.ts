@@ -34,7 +34,7 @@ export async function sendStep(
   if (!journal) return { path, settle: (answer) => Promise.resolve(answer) };
   const base = `${parent}#message:${id}`;
   const key = `${base}#${journal.next(base)}`;
-  const found = await journal.lookup(key);
+  const found = await journal.lookup(key, (entry) => entry.kind === 'message');
   return {
     path,
     async settle(answer) {

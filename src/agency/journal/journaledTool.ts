@@ -38,8 +38,8 @@ export function journaledTool<T extends Tool<any>>(tool: T): T {
     const path = journalPath(frame);
     const base = `${path}#tool:${toolCallId}`;
     const key = `${base}#${journal.next(base)}`;
-    const found = await journal.lookup(key);
-    if (found && found.kind === 'tool') return found.output as string;
+    const found = await journal.lookup(key, (entry) => entry.kind === 'tool');
+    if (found?.kind === 'tool') return found.output as string;
     const output = await own();
     await journal.record({ kind: 'tool', key, path, tool: inner.name, toolCallId, output });
     return output;

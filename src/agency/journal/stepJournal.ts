@@ -79,10 +79,17 @@ export class StepJournal {
     return byKey;
   }
 
-  /** The journaled step under `key`, counted as replayed, or undefined when it did not finish. */
-  async lookup(key: string): Promise<JournalEntry | undefined> {
+  /**
+   * The journaled step under `key` when it finished and `replays(entry)` accepts it (counted as
+   * replayed), or undefined: the step is to run live.
+   */
+  async lookup(
+    key: string,
+    replays: (entry: JournalEntry) => boolean = () => true,
+  ): Promise<JournalEntry | undefined> {
     const entry = (await this.entries()).get(key);
-    if (entry) this.stats.replayed += 1;
+    if (!entry || !replays(entry)) return undefined;
+    this.stats.replayed += 1;
     return entry;
   }
 
