@@ -8,6 +8,7 @@ import type { FunctionTool, JsonSchemaDefinition, RunContext } from '@openai/age
 import type { AgencyMemory } from '../memory/agencyMemory.js';
 import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
+import { activeStepJournal, type StepJournal } from './journal/stepJournal.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
 import {
   addUsage,
@@ -33,6 +34,11 @@ export class AgencyCall {
   /** Outputs of client tool calls (by call id), when this call resumes one that called them. */
   readonly toolOutputs: Readonly<Record<string, string>> | undefined;
   readonly usage: UsageSummary = emptyUsage();
+  /**
+   * The step journal of the call (from `withStepJournal`, as queue workers run every call), or
+   * undefined: finished steps are recorded there, and replayed from it on a retry.
+   */
+  readonly journal: StepJournal | undefined = activeStepJournal();
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
   readonly #unsaved = new Set<ConversationThread>();
@@ -111,6 +117,8 @@ export interface RunFrame extends RunTag {
   clientTools?: FunctionTool<any, any, string>[] | undefined;
   /** `sender\0recipient` pairs this run is waiting on now (one message per pair at a time). */
   inFlight: Set<string>;
+  /** The run's place in the call for the step journal (default: the agent's name, at the top). */
+  journalPath?: string;
 }
 
 const frames = new WeakMap<RunContext<unknown>, RunFrame>();

@@ -8,6 +8,7 @@
  */
 import { MaxTurnsExceededError, RunContext, RunState } from '@openai/agents-core';
 import type {
+  Agent as SdkAgent,
   AgentInputItem,
   RunResult,
   RunToolApprovalItem,
@@ -25,6 +26,7 @@ import { toAgencyEvent } from './streaming.js';
 import type { PreparedInput } from './input.js';
 import { withValidationRetries } from './validation.js';
 import { budgetedView } from '../threads/view.js';
+import { journaledModel, withJournalFrame } from './journal/journaledModel.js';
 
 /** The outcome of a turn. */
 export interface TurnOutcome {
@@ -232,21 +234,46 @@ async function runAgent(
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
   const runtimeAgent = agentOf(runtime, frame);
-  const agent = call.memory ? await call.memory.agentFor(runtimeAgent, call.userId) : runtimeAgent;
+  const withMemory = call.memory
+    ? await call.memory.agentFor(runtimeAgent, call.userId)
+    : runtimeAgent;
+  const agent = call.journal ? await withNamedModelJournaled(runtime, withMemory) : withMemory;
   const options = {
     context,
     ...(call.signal ? { signal: call.signal } : {}),
     maxTurns: call.maxTurns ?? runtime.maxTurnsFor(frame.agent),
   };
-  if (!call.streaming) return runtime.runner.run(agent, input, options);
+  // Model calls made inside know their run (for the step journal).
+  if (!call.streaming)
+    return withJournalFrame(frame, () => runtime.runner.run(agent, input, options));
 
-  const streamed = await runtime.runner.run(agent, input, { ...options, stream: true });
+  const streamed = await withJournalFrame(frame, () =>
+    runtime.runner.run(agent, input, { ...options, stream: true }),
+  );
   const tag = tagOf(frame);
   for await (const event of streamed) call.emit(toAgencyEvent(event, tag));
   await streamed.completed;
   if (streamed.error) throw streamed.error;
   throwIfAborted(call.signal);
   return streamed;
+}
+
+/**
+ * An agent whose model is a name (resolved by the runner's model provider) gets the resolved
+ * model, journaled: model objects are journaled when the agency is built (`runtimeAgents.ts`).
+ */
+async function withNamedModelJournaled(
+  runtime: AgencyRuntime,
+  agent: SdkAgent<any, any>,
+): Promise<SdkAgent<any, any>> {
+  if (typeof agent.model !== 'string') return agent;
+  const { model: fallback, modelProvider } = runtime.runner.config;
+  const chosen = agent.model !== '' ? agent.model : fallback;
+  const model =
+    typeof chosen === 'string' || chosen === undefined
+      ? await modelProvider.getModel(chosen || undefined)
+      : chosen;
+  return agent.clone({ model: journaledModel(model) });
 }
 
 /** The name of the agent that produced a run item, when the SDK records one. */

@@ -8,6 +8,8 @@ import type { Agent as SdkAgent, RunContext } from '@openai/agents-core';
 import { tracedModel } from '../models/tracedModel.js';
 import { describeAgent } from './agent.js';
 import { frameOf } from './call.js';
+import { journaledModel } from './journal/journaledModel.js';
+import { journaledTool } from './journal/journaledTool.js';
 import type { AgencyGraph } from './graph.js';
 import type { SendFunction, SendMessageToolFactory } from './sendMessage.js';
 
@@ -24,17 +26,21 @@ export function buildRuntimeAgents(
       name: recipient,
       description: describeAgent(graph.agents.get(recipient)!),
     }));
+    // The agent's tools go through the call's step journal (send_message is journaled by `send`).
+    const own = agent.tools.map(journaledTool);
     const tools =
-      recipients.length > 0
-        ? [...agent.tools, makeTool({ sender: name, recipients, send })]
-        : [...agent.tools];
-    const own = agent.instructions;
+      recipients.length > 0 ? [...own, makeTool({ sender: name, recipients, send })] : own;
+    const instructions = agent.instructions;
     const runtime = agent.clone({
       tools,
-      // Model objects that open no generation span of their own get one per call (tracing).
-      ...(typeof agent.model === 'string' ? {} : { model: tracedModel(agent.model) }),
+      // Model objects that open no generation span of their own get one per call (tracing); their
+      // answers go through the call's step journal, when it has one.
+      ...(typeof agent.model === 'string'
+        ? {}
+        : { model: journaledModel(tracedModel(agent.model)) }),
       instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
-        const base = typeof own === 'function' ? await own(runContext, self) : own;
+        const base =
+          typeof instructions === 'function' ? await instructions(runContext, self) : instructions;
         const extra = frameOf(runContext)?.additionalInstructions;
         return [shared, base, extra].filter((part) => part && part.trim()).join('\n\n');
       },

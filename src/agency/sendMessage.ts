@@ -12,6 +12,7 @@ import { ColloquyError } from '../errors.js';
 import { storeErrorIn } from './errorCauses.js';
 import { registerNestedRun } from './nestedRuns.js';
 import { frameOf, type RunFrame } from './call.js';
+import { sendStep } from './journal/journaledSend.js';
 import type { AgencyRuntime } from './runtime.js';
 import { runTurn } from './runTurn.js';
 
@@ -135,6 +136,11 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
 
     const pair = `${sender}\u0000${recipient}`;
     frame.inFlight.add(pair);
+    // Journaled (and on a retry answered from the journal) when the call has a step journal.
+    const step = await sendStep(frame, request.callId, recipient).catch((error: unknown) => {
+      frame.inFlight.delete(pair);
+      throw error;
+    });
     const child: RunFrame = {
       agent: recipient,
       callerAgent: sender,
@@ -145,7 +151,9 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
       viaCallId: request.callId ?? null,
       additionalInstructions: request.additionalInstructions ?? undefined,
       inFlight: new Set(),
+      journalPath: step.path,
     };
+    let answer: string;
     try {
       const resume = request.resumeState ? { state: request.resumeState } : undefined;
       const outcome = await untilAborted(
@@ -158,15 +166,16 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
         return '';
       }
       const { finalOutput } = outcome;
-      return typeof finalOutput === 'string' ? finalOutput : JSON.stringify(finalOutput);
+      answer = typeof finalOutput === 'string' ? finalOutput : JSON.stringify(finalOutput);
     } catch (error) {
       if (frame.call.signal?.aborted) throw error;
       const storeError = storeErrorIn(error);
       if (storeError) throw storeError;
-      return `Error: ${recipient} failed to answer: ${(error as Error)?.message ?? String(error)}`;
+      answer = `Error: ${recipient} failed to answer: ${(error as Error)?.message ?? String(error)}`;
     } finally {
       frame.inFlight.delete(pair);
     }
+    return step.settle(answer);
   };
 }
 

@@ -12,6 +12,7 @@ import type { AgencyResponse } from '../agency/result.js';
 import { ColloquyError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
 import { isLeaseLost, withFence } from '../stores/fence.js';
+import { StepJournal, withStepJournal } from '../agency/journal/stepJournal.js';
 import { ChatJournal, restoreChat } from './chatJournal.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
@@ -75,6 +76,8 @@ export async function processCall(
   );
   const journal = new ChatJournal(context.redis);
   const key = context.keys.journal(data.agency, data.chatId);
+  // The call's finished steps, in the store: a retry of this job replays them (see StepJournal).
+  const steps = new StepJournal(store, data.callId);
   try {
     // Under the lease (an earlier attempt of this job that still ran when this one began may
     // have finished since), in one round trip: the outcome, a cancellation, and the journal,
@@ -88,7 +91,10 @@ export async function processCall(
       { job: job.id!, snapshot },
     );
     const known = outcomeOf(entered.done, entered.cancelled);
-    if (known) return await finish(known);
+    if (known) {
+      await discardSteps(steps, data.callId);
+      return await finish(known);
+    }
     const entry = entered.current;
     if (entry && entry.job !== job.id && (await context.pending(entry.job))) {
       // Another call on this chat died mid-way and waits for its retry: it goes first.
@@ -105,7 +111,7 @@ export async function processCall(
         // The entry of a job that is no longer to run (it failed after it began): replaced.
         await journal.begin(key, { job: job.id!, snapshot });
       }
-      return run(agency, data, context.signal, send);
+      return withStepJournal(steps, () => run(agency, data, context.signal, send));
     }).catch((error: unknown) => {
       if (isLeaseLost(error)) return { lost: error as Error };
       throw error;
@@ -131,9 +137,26 @@ export async function processCall(
         .set(context.keys.done(data.callId), JSON.stringify(outcome), 'EX', 86_400)
         .publish(channel, JSON.stringify(message(lastEvent(outcome)))),
     );
+    // The outcome is recorded (so a retry answers with it): the step journal has done its work.
+    await discardSteps(steps, data.callId);
     return outcome;
   } finally {
     await lease.release();
+  }
+}
+
+/**
+ * Deletes a call's step journal once its outcome is recorded. A failure is logged, not thrown:
+ * the outcome stands, and a journal left behind is never read again (retries find the outcome).
+ */
+async function discardSteps(steps: StepJournal, callId: string): Promise<void> {
+  try {
+    await steps.discard();
+  } catch (error) {
+    getDefaultLogger().warn(
+      { component: 'worker', callId, err: error },
+      `Could not delete the step journal of call ${callId} (thread "${steps.threadId}"); delete it by hand.`,
+    );
   }
 }
 
