@@ -45,3 +45,7 @@ export type {
   StepKind,
 } from './agency/replay/compare.js';
 export { ReplayItemNotFoundError } from './agency/replay/turn.js';
+export { StepJournal, journalThreadId, withStepJournal } from './agency/journal/stepJournal.js';
+export type { JournalStats, NewEntry } from './agency/journal/stepJournal.js';
+export { JOURNAL_SCHEMA_VERSION } from './agency/journal/schema.js';
+export type { JournalEntry } from './agency/journal/schema.js';

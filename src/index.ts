@@ -49,6 +49,7 @@ export type { AgencyInput, Attachment } from './agency/input.js';
 
 // Tools: the SDK's `tool` and the types a tool's code names.
 export { tool } from '@openai/agents-core';
+export { idempotencyKey } from './agency/journal/journaledTool.js';
 export type { FunctionTool, RunContext, Tool } from '@openai/agents-core';
 export { toolsFromFolder } from './tools/toolsFolder.js';
 export type { ToolsFolderOptions } from './tools/toolsFolder.js';

@@ -21,8 +21,8 @@ export function journalThreadId(callId: string): string {
   return `journal~${callId}`;
 }
 
-/** Distributes `Omit` over the entry union, so each kind keeps its own fields. */
-type NewEntry = JournalEntry extends infer E
+/** An entry as `record` takes it: `Omit` distributed over the union, so each kind keeps its own fields. */
+export type NewEntry = JournalEntry extends infer E
   ? E extends JournalEntry
     ? Omit<E, 'type' | 'schemaVersion' | 'at'>
     : never
