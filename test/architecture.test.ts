@@ -27,6 +27,7 @@ const RULES: LayerRules = {
     'yamlErrors.ts': 0,
     'logger.ts': 0,
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
+    schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     models: 1,
     stores: 1,
     'config.ts': 2,

@@ -37,6 +37,9 @@ import { memoryRoutes } from './routes/memory.js';
 import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { traceRoutes } from './routes/traces.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { noSchedules } from './schedules/none.js';
+import type { Schedules } from './schedules/types.js';
 import { CallRuns } from './runs/callRuns.js';
 import { studioRoutes } from './studio.js';
 
@@ -68,6 +71,8 @@ export interface AppOptions {
   evalsDir?: string;
   /** Where owners are recorded (default: in the ensemble runs' store, `registry.runs.store`). */
   owners?: OwnerRecords;
+  /** The schedules `/schedules` serves (default: none; `startServer` starts them in-process). */
+  schedules?: Schedules;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -176,6 +181,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
+  app.route('/', scheduleRoutes(context, options.schedules ?? noSchedules));
   app.route('/memory', memoryRoutes(context));
   app.route('/', networkRoutes(context));
   app.route('/', evalRoutes(options.evalsDir)); // eval results: the operator's, admins only
