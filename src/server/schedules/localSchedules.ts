@@ -6,6 +6,7 @@
  * Schedules added by another process (the `colloquy schedule` CLI) are picked up within `syncMs`.
  * @module
  */
+import { ConfigError } from '../../errors.js';
 import { getDefaultLogger } from '../../logger.js';
 import type { ScheduleSpec } from '../../schedules/spec.js';
 import { everyMs, nextTick, ticksIn } from '../../schedules/timing.js';
@@ -21,8 +22,8 @@ import type { NewSchedule, Schedules, ScheduleStatus, ScheduleView } from './typ
 export interface LocalSchedulesOptions {
   /** Where schedules and their status are kept (a server's `registry.runs.store`). */
   store: ThreadStore;
-  /** Where each tick's run runs. */
-  executor: Executor;
+  /** Where each tick's run runs (needed to start; the CLI only adds, lists and removes). */
+  executor?: Executor;
   /** Records each run's chat or run id as its schedule's `user`'s (servers with users). */
   owners?: OwnerRecords;
   /** How often schedules added by other processes are looked for, in ms (default 5000). */
@@ -103,6 +104,10 @@ export class LocalSchedules implements Schedules {
   }
 
   async start(config: Record<string, ScheduleSpec> = {}): Promise<void> {
+    if (!this.#options.executor)
+      throw new ConfigError(
+        'LocalSchedules: pass an executor to start schedules (where ticks run).',
+      );
     const all = await this.#records.all();
     for (const [id, spec] of Object.entries(config)) {
       const existing = all.get(id);
@@ -243,7 +248,8 @@ export class LocalSchedules implements Schedules {
   }
 
   async #execute(schedule: StoredSchedule, runId: string): Promise<void> {
-    const { executor, owners } = this.#options;
+    const { owners } = this.#options;
+    const executor = this.#options.executor!;
     if (schedule.agency !== undefined) {
       if (schedule.user && owners) await owners.claim('chat', runId, schedule.user);
       await executor.calls.getResponse(schedule.agency, schedule.message, {
