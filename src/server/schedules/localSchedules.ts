@@ -26,7 +26,11 @@ export interface LocalSchedulesOptions {
   executor?: Executor;
   /** Records each run's chat or run id as its schedule's `user`'s (servers with users). */
   owners?: OwnerRecords;
-  /** How often schedules added by other processes are looked for, in ms (default 5000). */
+  /**
+   * How often schedules added by other processes are looked for, in ms (default 5000 on stores
+   * other processes write: SQLite, JSON files, Redis, Postgres; never on others, such as memory or
+   * a remote Conversations API, which would be polled for nothing). `0`: never.
+   */
   syncMs?: number;
   /**
    * How late a tick may fire and still run, in ms (default: the schedule's interval, at most
@@ -118,7 +122,9 @@ export class LocalSchedules implements Schedules {
       if (schedule.source === 'config' && !(schedule.id in config)) await this.remove(schedule.id);
     this.#started = true;
     await this.#refresh();
-    const syncMs = this.#options.syncMs ?? 5_000;
+    const shared = ['sqlite', 'jsonfile', 'redis', 'postgres'].includes(this.#options.store.kind);
+    const syncMs = this.#options.syncMs ?? (shared ? 5_000 : 0);
+    if (syncMs <= 0) return;
     this.#sync = setInterval(() => {
       this.#refresh().catch((error: unknown) =>
         getDefaultLogger().warn({ err: error }, 'schedules: could not read the schedule records'),

@@ -138,4 +138,30 @@ describe('LocalSchedules', () => {
       next.add({ id: 'b', every: '1h', agency: 'echo', message: 'x', source: 'api' }),
     ).rejects.toMatchObject({ code: 'SCHEDULE_EXISTS' });
   });
+
+  it('picks up a schedule another process added (the CLI) within syncMs', async () => {
+    const store = new MemoryStore();
+    const registry = testRegistry({ agencies: [echoAgency('echo', store)], store, demo: false });
+    const server = new LocalSchedules({
+      store,
+      executor: inProcessExecutor(registry),
+      syncMs: 50,
+    });
+    open.push(server);
+    await server.start();
+    // The CLI: no executor, it only writes the record.
+    await new LocalSchedules({ store }).add({
+      id: 'cli',
+      every: '150ms',
+      agency: 'echo',
+      message: 'from the cli',
+      source: 'api',
+    });
+    const view = await until(
+      () => server.get('cli'),
+      (v) => (v?.status.runs ?? 0) >= 1,
+    );
+    expect(view!.status.lastRunId).toMatch(/^chat_sched_cli_/);
+    await expect(new LocalSchedules({ store }).start()).rejects.toThrow(/pass an executor/);
+  });
 });
