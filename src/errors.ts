@@ -57,6 +57,8 @@ export type RequestErrorCode =
   | 'OUTPUT_SCHEMA_MISMATCH'
   | 'RESPONSE_NOT_FOUND'
   | 'SHUTTING_DOWN'
+  | 'SCHEDULE_EXISTS'
+  | 'SCHEDULE_NOT_FOUND'
   | 'INTERNAL_ERROR';
 
 /** Where the documentation lives; error messages link to its pages by URL (docs are not shipped). */

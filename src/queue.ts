@@ -13,3 +13,5 @@ export type { QueueClientOptions } from './queue/client.js';
 export { QueueUnavailableError, queueConnection } from './queue/connection.js';
 export type { QueueConnection, QueueConnectionOptions, QueueKeys } from './queue/connection.js';
 export type { CallJobData } from './queue/jobs.js';
+export { QueueSchedules } from './queue/schedules.js';
+export { SCHEDULE_TICK_JOB } from './queue/scheduleKeys.js';

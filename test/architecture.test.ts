@@ -29,6 +29,7 @@ const RULES: LayerRules = {
     'env.ts': 0, // every COLLOQUY_* variable, read in one place
     'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
+    schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     models: 1,
     stores: 1,
     'config.ts': 2,

@@ -90,6 +90,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/eval.js')).registerEvalCommands,
   },
   {
+    usage: ['schedule'],
+    description: 'Add, list and remove schedules: agency messages or ensemble runs on a timer.',
+    load: async () => (await import('./commands/schedule.js')).registerScheduleCommands,
+  },
+  {
     usage: ['worker [module]'],
     description:
       'Run agency calls and ensemble runs from a BullMQ queue on Redis (scale out with colloquy serve --queue).',

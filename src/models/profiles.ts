@@ -12,6 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ColloquyError, ConfigError } from '../errors.js';
 import { parseYamlWithSchema } from '../yamlErrors.js';
+import { scheduleMapSchema } from '../schedules/spec.js';
 import { modelProfileSchema } from './profile.js';
 import type { ModelProfile } from './profile.js';
 
@@ -66,6 +67,8 @@ export const projectConfigSchema = z
     store: z.string().min(1).optional(),
     /** Where agency definitions live, relative to the config file. */
     agencies: z.string().min(1).optional(),
+    /** Schedules by id: each ticks on `cron` or `every` and runs an agency or an ensemble (docs/runs.md). */
+    schedules: scheduleMapSchema.optional(),
   })
   .strict();
 

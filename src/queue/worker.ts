@@ -29,6 +29,8 @@ import { liveSnapshot, snapshotChat, type ChatSnapshot } from './chatJournal.js'
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
 import { processRun } from './processRun.js';
+import { SCHEDULE_TICK_JOB, type ScheduleTickData } from './scheduleKeys.js';
+import { ScheduleTicks } from './scheduleTick.js';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions extends QueueConnectionOptions {
@@ -142,6 +144,7 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
   const id = `worker_${randomUUID()}`;
   const redis = connection.connect('commands');
   const subscriber = connection.connect('blocking');
+  const ticks = new ScheduleTicks(connection, redis); // schedules' ticks (scheduleTick.ts)
   let handingBack = false;
   const controllers = new Map<string, AbortController>();
 
@@ -199,6 +202,8 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     try {
       if (job.name === JOB.call) return await processCall(job as Job<CallJobData>, context);
       if (job.name === JOB.run) return await processRun(job as Job<RunJobData>, context);
+      if (job.name === SCHEDULE_TICK_JOB)
+        return await ticks.process(job as Job<ScheduleTickData>, context);
       throw new ConfigError(`Unknown job "${job.name}" in the Colloquy queue.`);
     } catch (error) {
       // Shutting down: the job goes back to the queue untouched; another worker continues it.
@@ -255,6 +260,7 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
             );
           await done;
         }
+        await ticks.close();
         for (const client of [subscriber, redis, blocking]) await closeConnection(client);
       })();
       return closing;

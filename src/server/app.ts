@@ -38,6 +38,9 @@ import { openaiRoutes } from './routes/openai.js';
 import { threadRoutes } from './routes/threads.js';
 import { replayRoutes } from './routes/replay.js';
 import { traceRoutes } from './routes/traces.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { noSchedules } from './schedules/none.js';
+import type { Schedules } from './schedules/types.js';
 import { CallRuns } from './runs/callRuns.js';
 import { studioRoutes } from './studio.js';
 
@@ -69,6 +72,8 @@ export interface AppOptions {
   evalsDir?: string;
   /** Where owners are recorded (default: in the ensemble runs' store, `registry.runs.store`). */
   owners?: OwnerRecords;
+  /** The schedules `/schedules` serves (default: none; `startServer` starts them in-process). */
+  schedules?: Schedules;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -179,6 +184,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
+  app.route('/', scheduleRoutes(context, options.schedules ?? noSchedules));
   app.route('/memory', memoryRoutes(context));
   app.route('/', networkRoutes(context));
   app.route('/', evalRoutes(options.evalsDir)); // eval results: the operator's, admins only

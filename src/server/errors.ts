@@ -47,6 +47,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_NOT_FOUND: 404,
   RESPONSE_NOT_FOUND: 404,
   TRACE_NOT_FOUND: 404,
+  SCHEDULE_NOT_FOUND: 404,
   // The request conflicts with the current state: re-read and retry.
   THREAD_CONFLICT: 409,
   LEASE_BUSY: 409,
@@ -54,6 +55,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_EXISTS: 409,
   RUN_ACTIVE: 409,
   RUN_NOT_RUNNING: 409,
+  SCHEDULE_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_FIELD: 400,
   HOST_NOT_ALLOWED: 403,

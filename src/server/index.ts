@@ -65,3 +65,10 @@ export type { OwnedKind } from './ownership/owners.js';
 export { encodeChatIdHeader, decodeChatIdHeader } from './chatIdHeader.js';
 export { MAX_ERROR_MESSAGE_CHARS, boundText } from './publicError.js';
 export { FRAME_HEADERS, frameHeaders } from './frameHeaders.js';
+// Schedules and webhooks (docs/runs.md).
+export { LocalSchedules } from './schedules/localSchedules.js';
+export type { LocalSchedulesOptions } from './schedules/localSchedules.js';
+export type { NewSchedule, Schedules, ScheduleStatus, ScheduleView } from './schedules/types.js';
+export type { ScheduleSpec } from '../schedules/spec.js';
+export { deliverWebhook, webhookSignature } from './runs/webhook.js';
+export type { DeliverWebhookOptions, Webhook, WebhookDelivery } from './runs/webhook.js';

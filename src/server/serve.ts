@@ -12,12 +12,17 @@ import type { Hono } from 'hono';
 import type { ProjectConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
-import type { Executor } from './executor.js';
+import { inProcessExecutor, type Executor } from './executor.js';
 import { assertSafeListen } from './auth.js';
 import type { Authenticate } from './auth/principal.js';
 import { InFlight } from './inflight.js';
+import { OwnerRecords } from './ownership/owners.js';
+import { startSchedules } from './schedules/startSchedules.js';
+import type { Schedules } from './schedules/types.js';
+import type { ScheduleSpec } from '../schedules/spec.js';
 import {
   loadRegistry,
+  readConfig,
   type FallbackAgencies,
   type ModuleImporter,
   type ServerRegistry,
@@ -60,6 +65,13 @@ export interface StartServerOptions {
   authenticate?: Authenticate;
   /** Where `/evals` reads eval results (default `defaultResultsDir()`, `.colloquy/evals/`). */
   evalsDir?: string;
+  /**
+   * The schedules served at `/schedules` and run (default: in this process, on the registry's
+   * store; `false`: none). Started here and closed on shutdown.
+   */
+  schedules?: Schedules | false;
+  /** The `schedules:` to add or update (default: those of `config`, when the registry is loaded from it). */
+  scheduleConfig?: Record<string, ScheduleSpec>;
   /** Told when shutdown begins and ends (default: nothing). */
   onShutdown?: (phase: 'started' | 'finished', detail: { signal?: NodeJS.Signals }) => void;
 }
@@ -148,22 +160,45 @@ function listen(app: Hono, port: number, host: string): Promise<{ server: Server
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const resolved = resolveServeOptions(options);
   if (!options.authenticate) assertSafeListen(resolved.host, resolved.apiKey);
+  const config = options.registry
+    ? undefined
+    : typeof options.config === 'object'
+      ? options.config
+      : await readConfig(options.config);
   const registry =
     options.registry ??
     (await loadRegistry({
-      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(config !== undefined ? { config } : {}),
       ...(options.fallbackAgencies ? { fallbackAgencies: options.fallbackAgencies } : {}),
       ...(options.importModule ? { importModule: options.importModule } : {}),
     }));
   const inflight = new InFlight();
+  const executor = options.executor ?? inProcessExecutor(registry);
+  const owners = options.authenticate ? new OwnerRecords(registry.runs.store) : undefined;
+  let schedules: Schedules | undefined;
+  try {
+    schedules = await startSchedules({
+      schedules: options.schedules,
+      registry,
+      executor,
+      ...(owners ? { owners } : {}),
+      config: options.scheduleConfig ?? config?.schedules,
+      configPath: config?.configPath,
+    });
+  } catch (error) {
+    if (!options.registry) await registry.close();
+    throw error;
+  }
   const app = createApp({
+    executor,
+    ...(owners ? { owners } : {}),
+    ...(schedules ? { schedules } : {}),
     registry,
     inflight,
     allowedHosts: resolved.allowedHosts,
     ...(options.cors !== undefined ? { cors: options.cors } : {}),
     ...(resolved.apiKey !== undefined ? { apiKey: resolved.apiKey } : {}),
     ...(resolved.maxBodyBytes !== undefined ? { maxBodyBytes: resolved.maxBodyBytes } : {}),
-    ...(options.executor ? { executor: options.executor } : {}),
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.evalsDir ? { evalsDir: options.evalsDir } : {}),
   });
@@ -171,6 +206,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     listening = await listen(app, resolved.port, resolved.host);
   } catch (error) {
+    await schedules?.close();
     if (!options.registry) await registry.close();
     throw error;
   }
@@ -194,6 +230,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       // Once the listener closes nothing else may hold the event loop: keep it alive until done.
       const keepAlive = setInterval(() => undefined, 1_000);
       inflight.drain();
+      await schedules?.close(); // no new ticks; runs already started finish below
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const runsDone = Promise.all([
         registry.runs.close(resolved.gracePeriodMs),

@@ -47,7 +47,8 @@ async function queuedSetup(flags: ServeFlags) {
   }
   const { queuedRegistry } = await import('./worker.js');
   const { queuedExecutor } = await import('../../queue/queuedExecutor.js');
-  const { registry, store } = await queuedRegistry({
+  const { QueueSchedules } = await import('../../queue/schedules.js');
+  const { registry, store, config } = await queuedRegistry({
     store: flags.store,
     demo: flags.demo,
     ...(flags.config !== undefined ? { config: flags.config } : {}),
@@ -56,6 +57,9 @@ async function queuedSetup(flags: ServeFlags) {
   return {
     registry,
     executor,
+    // Schedules on BullMQ job schedulers: workers run their ticks.
+    schedules: new QueueSchedules(executor.client),
+    scheduleConfig: config.schedules,
     close: async () => {
       await registry.close();
       await store.close();
@@ -115,7 +119,14 @@ export function registerServeCommand(program: Command): void {
       const authenticate = authenticatorFor(flags.auth, process.env);
       const queued = await queuedSetup(flags);
       const server = await startServer({
-        ...(queued ? { registry: queued.registry, executor: queued.executor } : {}),
+        ...(queued
+          ? {
+              registry: queued.registry,
+              executor: queued.executor,
+              schedules: queued.schedules,
+              ...(queued.scheduleConfig ? { scheduleConfig: queued.scheduleConfig } : {}),
+            }
+          : {}),
         importModule: importModuleExports,
         port: wholeNumber(flags.port, '--port'),
         host: flags.host,

@@ -38,6 +38,12 @@ export type RoutePolicy =
   | { kind: 'admin' }
   /** Starts an ensemble run: a `runId` in the body must be the user's or new; the run is claimed. */
   | { kind: 'startRun' }
+  /**
+   * Schedules (s7-schedules): each records the `user` it runs as, and the schedules route keeps a
+   * signed-in user to their own (adds for themself, lists and removes their own; another user's
+   * is a 404), admins to all. The record's user is the owner, so no owner record is needed.
+   */
+  | { kind: 'schedule' }
   /** A list whose entries (under `field`) are filtered to the user's own. */
   | { kind: 'list'; field: string; idsOf: (entry: Record<string, unknown>) => OwnedIds }
   /** A single record, checked after the handler read it; another user's reads as `notFound`. */
@@ -142,6 +148,11 @@ export const ROUTE_POLICIES: Readonly<Record<string, RoutePolicy>> = {
       hint: 'List the stored traces with GET /traces?chatId=CHAT.',
     },
   },
+
+  // Schedules (s7-schedules): owned by their user, scoped by the route (see `kind: 'schedule'`).
+  'POST /schedules': { kind: 'schedule' },
+  'GET /schedules': { kind: 'schedule' },
+  'DELETE /schedules/:id': { kind: 'schedule' },
 };
 
 /** The params of `path` matched against a route `pattern` (`/chats/:chatId/threads`). */

@@ -6,11 +6,16 @@
  * @module
  */
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
-import { HttpError, validationError } from '../errors.js';
+import { HttpError, readJson, validationError } from '../errors.js';
 import type { CallRuns } from '../runs/callRuns.js';
 import { streamEvents } from '../sse.js';
-import { callOptions, inputOf, readBody } from './agencies.js';
+import { notifyRunEnded, webhookSchema } from '../runs/webhook.js';
+import { callOptions, inputOf, readBody, responseBodySchema } from './agencies.js';
+
+/** The body of `POST /agencies/:name/runs`: that of `/responses`, and an optional `webhook`. */
+const runBodySchema = responseBodySchema.extend({ webhook: webhookSchema.optional() }).strict();
 
 function links(runId: string) {
   return { state: `/runs/${runId}`, events: `/runs/${runId}/events` };
@@ -29,12 +34,18 @@ export function callRunRoutes(context: RouteContext, callRuns: CallRuns): Hono {
   app.post('/agencies/:name/runs', async (c) => {
     const name = c.req.param('name');
     const agency = agencyNamed(context, name);
-    const body = await readBody(c);
+    const { webhook, ...body }: z.output<typeof runBodySchema> = (
+      c.req.header('content-type') ?? ''
+    ).startsWith('multipart/')
+      ? await readBody(c)
+      : await readJson(c, runBodySchema);
     const chatId = body.chatId ?? newChatId();
     const options = callOptions(agency, body, chatId, new AbortController().signal);
     context.registry.chats.remember(chatId, name);
     const { summary, done } = callRuns.start(name, inputOf(body), { ...options, chatId });
     void context.inflight.track(done);
+    if (webhook)
+      void done.then(() => notifyRunEnded(webhook, callRuns.state(summary.runId) ?? summary));
     return c.json({ ...summary, links: links(summary.runId) }, 202);
   });
 

@@ -10,6 +10,7 @@ import { idSchema, type RouteContext } from '../context.js';
 import { HttpError, readJson, runNotFound, validationError } from '../errors.js';
 import type { StartRunOptions } from '../ensembleRuns.js';
 import { streamEvents } from '../sse.js';
+import { notifyEnsembleRunEnded, webhookSchema } from '../runs/webhook.js';
 
 /** The body of `POST /ensembles/:name/runs`. */
 export const startRunBodySchema = z
@@ -20,6 +21,7 @@ export const startRunBodySchema = z
       .optional(),
     context: z.record(z.string(), z.unknown()).optional(),
     answers: answersFileSchema.optional(),
+    webhook: webhookSchema.optional(), // the outcome is POSTed there (runs/webhook.ts)
   })
   .strict();
 
@@ -59,6 +61,7 @@ export function ensembleRoutes(context: RouteContext): Hono {
       ...(body.answers ? { inputHandler: new ScriptedInputHandler(body.answers) } : {}),
     };
     const summary = await runs.start(c.req.param('name'), options);
+    if (body.webhook) void notifyEnsembleRunEnded(runs, summary.runId, body.webhook);
     return c.json({ ...summary, links: links(summary.runId) }, 202);
   });
 
