@@ -16,6 +16,10 @@ export const OPTIONAL_PEERS = {
   redis: { feature: 'The Redis store (colloquy/redis)', install: ['redis'] },
   ioredis: { feature: 'The BullMQ queue (colloquy/queue)', install: ['bullmq', 'ioredis'] },
   bullmq: { feature: 'The BullMQ queue (colloquy/queue)', install: ['bullmq', 'ioredis'] },
+  'cron-parser': {
+    feature: 'Cron schedules in-process (schedules with cron:)',
+    install: ['cron-parser'],
+  },
   '@opentelemetry/exporter-trace-otlp-http': {
     feature: 'The OTLP trace export (OTEL_EXPORTER_OTLP_ENDPOINT, createOtlpListener)',
     install: [
