@@ -6,6 +6,7 @@
  * decides (`on_failure`) whether to go on.
  * @module
  */
+import type { RunMemory } from '../memory/ensembleMemory.js';
 import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
 import { parseAgentRequests } from './agentRequests.js';
@@ -49,6 +50,8 @@ export interface ExecuteAgentOptions {
   model?: () => Promise<AgentModel>;
   /** The prompt of LLM agents (default: Colloquy's, see `llmPrompt`). */
   formatPrompt?: PromptFormatter;
+  /** The run's memory, for LLM agents. */
+  memory?: RunMemory;
   runChild?: ChildRunner;
   /** Fan-out instances run at once (default 8). */
   concurrency?: number;
@@ -236,6 +239,7 @@ async function runOnce(
     thread,
     input,
     formatPrompt: options.formatPrompt,
+    memory: options.memory,
     baseDir: options.baseDir,
     signal: options.signal,
     timeoutMs,
