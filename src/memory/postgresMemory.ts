@@ -35,8 +35,6 @@ export interface PostgresMemoryOptions {
   pgvector?: boolean;
 }
 
-type Embedding = { model: string; dimensions: number };
-
 /**
  * Memory in Postgres 12+, with pgvector when available.
  *
@@ -132,7 +130,9 @@ export class PostgresMemory implements MemoryBackend {
     return this.#pool.query(sql, params);
   }
 
-  async #embeddingOn(db: pg.PoolClient | pg.Pool): Promise<Embedding | null> {
+  async #embeddingOn(
+    db: pg.PoolClient | pg.Pool,
+  ): Promise<{ model: string; dimensions: number } | null> {
     const { rows } = await db.query(`SELECT key, value FROM ${this.#t('meta')}`);
     const meta = Object.fromEntries(
       (rows as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
@@ -142,7 +142,7 @@ export class PostgresMemory implements MemoryBackend {
       : null;
   }
 
-  async embedding(): Promise<Embedding | null> {
+  async embedding(): Promise<{ model: string; dimensions: number } | null> {
     await this.ready();
     return this.#embeddingOn(this.#pool);
   }
