@@ -12,6 +12,8 @@ import { PostgresMemory } from '../../src/memory/postgresMemory.js';
 import { RedisMemory } from '../../src/memory/redisMemory.js';
 import type { MemoryBackend } from '../../src/memory/types.js';
 import { ScriptedModel } from '../../src/models/scriptedModel.js';
+import { createRegistry } from '../../src/server/registry.js';
+import { startServer } from '../../src/server/serve.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { ThreadManager } from '../../src/threads/threadManager.js';
 import { recalledIn } from '../../examples/memory/remember.js';
@@ -70,6 +72,10 @@ describe.each(cases)('memory on %s in an agency', (_name, skip, open) => {
       await expect(changed.agency.memory!.ready()).rejects.toThrow(
         /stored vectors are of hashed-bow-256 \(256 numbers\) but the embedder is hashed-bow-64.*reembed/,
       );
+      // The server refuses to start, before listening.
+      await expect(
+        startServer({ registry: createRegistry({ agencies: [changed.agency] }), port: 0 }),
+      ).rejects.toThrow(/reembed/);
       await expect(
         changed.agency.getResponse('Which colour do I like?', { userId: 'u1', chatId: 'c4' }),
       ).rejects.toThrow(/reembed/);
