@@ -32,3 +32,11 @@ export type {
 export type { MemoryOwner } from './memory/recall.js';
 export type { MemoryTurn } from './memory/agencyMemory.js';
 export type { ResolvedMemory } from './memory/options.js';
+export {
+  ensembleBackend,
+  ensembleMemorySchema,
+  namedEmbedder,
+  RunMemory,
+  runMemory,
+} from './memory/ensembleMemory.js';
+export type { EnsembleMemoryConfig, TurnMemory } from './memory/ensembleMemory.js';

@@ -8,3 +8,5 @@ export type { RedisLeases, RunScript } from './stores/redisLeases.js';
 export type { RedisScript } from './stores/redisScripts.js';
 export { RedisTraceStore, DEFAULT_MAX_REDIS_TRACES } from './stores/redisTraces.js';
 export type { RedisTraceOptions, RunTraceScript } from './stores/redisTraces.js';
+export { RedisMemory } from './memory/redisMemory.js';
+export type { RedisMemoryOptions } from './memory/redisMemory.js';

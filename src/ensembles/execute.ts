@@ -7,6 +7,7 @@
  * @module
  */
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../defaults.js';
+import type { RunMemory } from '../memory/ensembleMemory.js';
 import pLimit from 'p-limit';
 import type { AgentModel } from './agentModels.js';
 import { parseAgentRequests } from './agentRequests.js';
@@ -50,6 +51,8 @@ export interface ExecuteAgentOptions {
   model?: () => Promise<AgentModel>;
   /** The prompt of LLM agents (default: Colloquy's, see `llmPrompt`). */
   formatPrompt?: PromptFormatter;
+  /** The run's memory, for LLM agents. */
+  memory?: RunMemory;
   runChild?: ChildRunner;
   /** Fan-out instances run at once (default 8). */
   concurrency?: number;
@@ -237,6 +240,7 @@ async function runOnce(
     thread,
     input,
     formatPrompt: options.formatPrompt,
+    memory: options.memory,
     baseDir: options.baseDir,
     signal: options.signal,
     timeoutMs,

@@ -5,6 +5,7 @@
  * the ensemble file's folder, whatever the current directory.
  * @module
  */
+import type { RunMemory } from '../memory/ensembleMemory.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, Runner, tool, withTraceContext } from '@openai/agents-core';
@@ -49,6 +50,8 @@ export interface LlmAgentOptions {
   timeoutMs: number;
   /** Answers the `request_user_input` tool; without it the tool is not offered. */
   ask?: (prompt: string) => Promise<string>;
+  /** The run's memory (recall block, working memory), when the ensemble has one. */
+  memory?: RunMemory | undefined;
 }
 
 /** What an LLM agent produced. */
@@ -142,27 +145,34 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   // the run's input is this turn's message alone, so a turn costs the same at any length. A copy
   // of references, taken now: the cached view grows when a parallel turn stages its items.
   const prior = (await workflow.inputs(thread)).slice();
+  const message: AgentInputItem = {
+    role: 'user',
+    content: (options.formatPrompt ?? llmPrompt)(options.input, agent),
+  };
+  const remembered = await options.memory?.forTurn(options.input.input);
+  const instructions = readSystemPrompt(
+    agent.system_prompt ??
+      profile?.system_prompt ??
+      'You are one agent of a team. Do the task with the context given.',
+    agent.name,
+    baseDir,
+  );
   const sdkAgent = new Agent({
     name: agent.name,
-    instructions: readSystemPrompt(
-      agent.system_prompt ??
-        profile?.system_prompt ??
-        'You are one agent of a team. Do the task with the context given.',
-      agent.name,
-      baseDir,
-    ),
+    instructions: remembered?.instructions
+      ? `${instructions}\n\n${remembered.instructions}`
+      : instructions,
     // Scripted, replay and profile models open no model-call spans themselves: wrap them.
     model: new PriorInputModel(tracedModel(options.model), prior),
     modelSettings: options.settings ?? {
       temperature: profile?.temperature,
       maxTokens: profile?.max_tokens,
     },
-    tools,
+    tools: [...tools, ...(remembered?.tools ?? [])],
   });
   const count = prior.length;
-  const input: AgentInputItem[] = [
-    { role: 'user', content: (options.formatPrompt ?? llmPrompt)(options.input, agent) },
-  ];
+  // A recall block is model input only: it is not staged with the turn.
+  const input: AgentInputItem[] = remembered?.recall ? [remembered.recall, message] : [message];
   // A timer cleared when the call ends (AbortSignal.timeout's would stay pending for the whole
   // timeout, one more each turn).
   const timeout = new AbortController();
@@ -192,7 +202,7 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   const createdAt = new Date().toISOString();
   // This turn's items: the user message and what the run produced (`result.history` would
   // rebuild the whole conversation, a cost that grows with it).
-  const turnItems: AgentInputItem[] = [input[0]!, ...result.output];
+  const turnItems: AgentInputItem[] = [message, ...result.output];
   const items: ThreadItem[] = turnItems.map((item, i) => ({
     id: `${agent.name}-${count + i}`,
     item,
@@ -206,6 +216,11 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
   }));
   // Written with the step's checkpoint (or commit), in the same transaction as the head.
   if (items.length) await workflow.stage(thread, items);
+  const answer = String(result.finalOutput ?? '');
+  options.memory?.note(agent.name, [
+    { id: items[0]!.id, role: 'user', text: options.input.input },
+    { id: items.at(-1)!.id, role: 'assistant', text: answer },
+  ]);
   const usage = result.runContext.usage;
   return {
     data: parseLlmOutput(String(result.finalOutput ?? '')),

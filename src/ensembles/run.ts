@@ -25,6 +25,7 @@ import type { ResolveEnsemble } from './children.js';
 import type { EnsembleEvent } from './events.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
+import { runMemory } from '../memory/ensembleMemory.js';
 import { buildResult } from './result.js';
 import type { CompletionReason, ConversationResult, EnsembleRunFailure } from './result.js';
 import { holdRunLease, RUN_LEASE_RESUME_WAIT_MS } from './runLease.js';
@@ -70,6 +71,8 @@ export interface RunEnsembleOptions {
   leaseWaitMs?: number;
   /** Nesting depth of this run (set for sub-ensembles; default 0). */
   depth?: number;
+  /** The user the run is for: the scope of the ensemble's `memory:` (pass it on resume too). */
+  userId?: string;
 }
 
 /**
@@ -176,6 +179,7 @@ async function runHeld(
     signal: options.signal,
     inputHandler: options.inputHandler,
     formatPrompt: options.formatPrompt,
+    memory: runMemory(ensemble, options),
     runChild: childRunner({
       parent: ensemble,
       parentRunId: runId,
@@ -201,6 +205,8 @@ async function runHeld(
     const { conversation_history: _history, ...stored } = result;
     Object.assign(checkpoints.head.data, { status: 'finished', result: structuredClone(stored) });
     await checkpoints.save('finished');
+    // Memory indexes the run's turns only now that they are saved.
+    await context.memory?.flush();
     emit({ type: 'ensemble_finished', result });
     return result;
   };

@@ -4,6 +4,7 @@
  * `system_prompt`, so that llm-orc files load with at most renamed keys.
  * @module
  */
+import { ensembleMemorySchema, type EnsembleMemoryConfig } from '../memory/ensembleMemory.js';
 import { dependencyConditionAsCel } from './pythonConditions.js';
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';
@@ -204,6 +205,8 @@ export const ensembleFileSchema = z
     name: z.string().min(1),
     description: z.string().optional(),
     default_task: z.string().optional(),
+    /** Recall and working memory for the LLM agents of runs made for a user (docs/memory.md). */
+    memory: ensembleMemorySchema.optional(),
     agents: z.array(agentSchema).min(1, 'expected at least one agent'),
     conversation_limits: conversationLimitsSchema.default({
       max_agent_executions: {},
@@ -269,6 +272,8 @@ export interface Ensemble {
   llmorc?: Record<string, unknown>;
   /** The script protocol declared for the whole ensemble, if any. */
   script_protocol?: 'llm-orc' | 'colloquy';
+  /** `memory:` (recall, working memory), for runs with a `userId`. */
+  memory?: EnsembleMemoryConfig;
 }
 
 /** A condition as CEL: ADR-005's Python translated (validation reported any that is not). */
@@ -297,6 +302,7 @@ export function normalizeEnsemble(
     name: file.name,
     description: file.description,
     default_task: file.default_task ?? file.task,
+    ...(file.memory ? { memory: file.memory } : {}),
     ...(pickLlmOrcMetadata(file) ? { llmorc: pickLlmOrcMetadata(file) } : {}),
     ...(file.script_protocol ? { script_protocol: file.script_protocol } : {}),
     conversation_limits: conversationLimits(file),

@@ -6,6 +6,7 @@
  * step's turns together with the next step's plan, in one write.
  * @module
  */
+import type { RunMemory } from '../memory/ensembleMemory.js';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
 import { fileAgentRequests } from './agentRequests.js';
@@ -46,6 +47,8 @@ export interface StepContext {
   signal?: AbortSignal;
   inputHandler?: InputHandler;
   formatPrompt?: PromptFormatter;
+  /** The run's memory (ensemble `memory:` and a `userId`), if any. */
+  memory?: RunMemory | undefined;
   runChild?: ChildRunner;
 }
 
@@ -180,6 +183,7 @@ export async function runStep(
             inputHandler: context.inputHandler,
             model: () => context.models.get(name),
             formatPrompt: context.formatPrompt,
+            ...(context.memory ? { memory: context.memory } : {}),
             runChild: context.runChild,
           });
           // Stopped by the run (deadline, cancellation), not by its own failure: not recorded.

@@ -15,7 +15,7 @@ import { budgetedView } from '../threads/view.js';
 import { threadIdFor } from '../threads/threadId.js';
 import { compactedView, type Summarize } from './compaction.js';
 import type { Embedder } from './embedder.js';
-import type { ResolvedMemory } from './options.js';
+import { assertSameEmbedding, type ResolvedMemory } from './options.js';
 import { indexThreads, recallBlock, recallFor, withTimeout, type MemoryOwner } from './recall.js';
 import type { MemoryBackend } from './types.js';
 import { workingInstructions, workingMemoryTool } from './working.js';
@@ -50,6 +50,7 @@ export class AgencyMemory {
   readonly #runner: Runner;
   readonly #store: ThreadStore;
   readonly #entryPoints: readonly string[];
+  readonly #ready: Promise<void>;
 
   constructor(
     config: ResolvedMemory,
@@ -61,6 +62,22 @@ export class AgencyMemory {
     this.#runner = host.runner;
     this.#store = host.store;
     this.#entryPoints = host.entryPoints;
+    const embedder = config.embedder;
+    // Backends that cannot answer synchronously (Postgres, Redis) are checked now, in the
+    // background: `ready()` (and the first call) fail when the stored vectors are of another embedder.
+    this.#ready = embedder
+      ? this.backend.embedding().then((stored) => assertSameEmbedding(stored, embedder))
+      : Promise.resolve();
+    this.#ready.catch(() => {});
+  }
+
+  /**
+   * Resolves once the memory store is reachable and its vectors are of the configured embedder;
+   * rejects with a `ConfigError` naming the fix otherwise. Await it at start-up (the server does)
+   * to fail before any call; calls await it too.
+   */
+  ready(): Promise<void> {
+    return this.#ready;
   }
 
   /** The embedder of recall, if configured. */
@@ -74,6 +91,7 @@ export class AgencyMemory {
 
   /** The model input of a turn: history (compacted when over budget), recall block, message. */
   async modelInput(turn: MemoryTurn): Promise<AgentInputItem[]> {
+    await this.#ready;
     const recalled = await this.#recall(turn);
     const tail = recalled ? [recalled, ...turn.message] : turn.message;
     const compaction = this.#config.compaction;
@@ -157,6 +175,7 @@ export class AgencyMemory {
     base: SdkAgent<any, any>,
     userId: string | undefined,
   ): Promise<SdkAgent<any, any>> {
+    await this.#ready;
     const working = this.#config.working;
     if (!working || userId === undefined) return base;
     const owner = this.#owner(userId);

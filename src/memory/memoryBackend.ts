@@ -3,6 +3,7 @@
  * exact scan for search. Nothing survives the process.
  * @module
  */
+import { ConfigError } from '../errors.js';
 import { cosine } from './embedder.js';
 import type {
   ForgetReport,
@@ -21,6 +22,16 @@ export function inScope(entry: MemoryRecord, scope: Partial<MemoryScope>): boole
     (scope.userId === undefined || entry.userId === scope.userId) &&
     (scope.agency === undefined || entry.agency === scope.agency) &&
     (scope.chatIds === undefined || scope.chatIds.includes(entry.chatId))
+  );
+}
+
+/** The error for vectors of another embedder than the stored ones. */
+export function mixedEmbedders(
+  known: { model: string; dimensions: number },
+  entry: { model: string; dimensions: number },
+): ConfigError {
+  return new ConfigError(
+    `Memory holds vectors of ${known.model} (${known.dimensions} numbers), not ${entry.model} (${entry.dimensions}). Run colloquy memory reembed, or go back to the old embedder.`,
   );
 }
 
@@ -51,12 +62,21 @@ export class InMemoryMemory implements MemoryBackend {
   readonly #working = new Map<string, WorkingMemoryVersion[]>();
   readonly #summaries = new Map<string, SummaryRecord[]>();
 
-  embedding(): Promise<{ model: string; dimensions: number } | null> {
+  #embedding(): { model: string; dimensions: number } | null {
     const first = this.#entries.values().next().value as MemoryEntry | undefined;
-    return Promise.resolve(first ? { model: first.model, dimensions: first.dimensions } : null);
+    return first ? { model: first.model, dimensions: first.dimensions } : null;
+  }
+
+  embedding(): Promise<{ model: string; dimensions: number } | null> {
+    return Promise.resolve(this.#embedding());
   }
 
   addEntries(entries: readonly MemoryEntry[], marks: Record<string, number>): Promise<void> {
+    const known = this.#embedding();
+    const other = entries.find(
+      (e) => known && (e.model !== known.model || e.dimensions !== known.dimensions),
+    );
+    if (known && other) return Promise.reject(mixedEmbedders(known, other));
     for (const { vector, ...record } of entries) {
       this.#entries.set(`${record.threadId}\0${record.itemId}`, {
         ...record,

@@ -70,7 +70,7 @@ export function defaultBackend(store: ThreadStore): MemoryBackend {
   if (store instanceof SqliteStore) return new SqliteMemory({ store });
   if (store instanceof MemoryStore) return new InMemoryMemory();
   throw new ConfigError(
-    `memory: the ${store.kind} thread store keeps no vectors. Pass memory: { store } (new SqliteMemory({ path }) or new InMemoryMemory()), or keep threads in SQLite.`,
+    `memory: the ${store.kind} thread store keeps no vectors. Pass memory: { store }: new PostgresMemory({ connectionString }) (colloquy/postgres), new RedisMemory({ url }) (colloquy/redis), new SqliteMemory({ path }) or new InMemoryMemory().`,
   );
 }
 

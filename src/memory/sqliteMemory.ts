@@ -9,14 +9,9 @@ import type { SqliteStore } from '../stores/sqlite.js';
 import * as sqliteVec from 'sqlite-vec';
 import { ConfigError } from '../errors.js';
 import { cosine } from './embedder.js';
-import { inScope, recordOf } from './memoryBackend.js';
-import {
-  blobVector,
-  ensureVectorTable,
-  migrateMemory,
-  scopeKey,
-  vectorBlob,
-} from './sqliteSchema.js';
+import { inScope, mixedEmbedders, recordOf } from './memoryBackend.js';
+import { entryOfRow, summaryOfRow, workingOfRow, type RecordRow } from './rows.js';
+import { ensureVectorTable, migrateMemory, scopeKey, vectorBlob } from './sqliteSchema.js';
 import type {
   ForgetReport,
   MemoryBackend,
@@ -27,41 +22,6 @@ import type {
   SummaryRecord,
   WorkingMemoryVersion,
 } from './types.js';
-
-interface RecordRow {
-  id: number;
-  item_id: string;
-  thread_id: string;
-  agency: string;
-  user_id: string;
-  chat_id: string;
-  position: number;
-  role: 'user' | 'assistant';
-  agent: string;
-  text: string;
-  model: string;
-  dimensions: number;
-  created_at: string;
-  vector: Buffer;
-}
-
-function entryOf(row: RecordRow): MemoryEntry {
-  return {
-    itemId: row.item_id,
-    threadId: row.thread_id,
-    agency: row.agency,
-    userId: row.user_id,
-    chatId: row.chat_id,
-    position: row.position,
-    role: row.role,
-    agent: row.agent,
-    text: row.text,
-    model: row.model,
-    dimensions: row.dimensions,
-    createdAt: row.created_at,
-    vector: blobVector(row.vector),
-  };
-}
 
 /**
  * Options of {@link SqliteMemory}: a `SqliteStore`, whose file (and connection) memory then
@@ -129,9 +89,7 @@ export class SqliteMemory implements MemoryBackend {
     const known = this.embeddingSync();
     if (!known) this.#setEmbedding(first.model, first.dimensions);
     else if (known.model !== first.model || known.dimensions !== first.dimensions) {
-      throw new ConfigError(
-        `Memory holds vectors of ${known.model} (${known.dimensions} numbers), not ${first.model} (${first.dimensions}). Run colloquy memory reembed, or go back to the old embedder.`,
-      );
+      throw mixedEmbedders(known, first);
     }
     const record = this.#db.prepare(
       `INSERT INTO memory_records (item_id, thread_id, agency, user_id, chat_id, position, role, agent, text, model, dimensions, created_at, vector)
@@ -166,13 +124,14 @@ export class SqliteMemory implements MemoryBackend {
     const mark = this.#db.prepare(
       'INSERT INTO memory_marks (thread_id, version) VALUES (?, ?) ON CONFLICT (thread_id) DO UPDATE SET version = excluded.version',
     );
-    this.#db
-      .transaction(() => {
-        this.#insert(entries);
-        for (const [threadId, version] of Object.entries(marks)) mark.run(threadId, version);
-      })
-      .immediate();
-    return Promise.resolve();
+    return settled(() =>
+      this.#db
+        .transaction(() => {
+          this.#insert(entries);
+          for (const [threadId, version] of Object.entries(marks)) mark.run(threadId, version);
+        })
+        .immediate(),
+    );
   }
 
   indexedVersion(threadId: string): Promise<number> {
@@ -187,7 +146,7 @@ export class SqliteMemory implements MemoryBackend {
     if (scope.agency === undefined || scope.chatIds !== undefined) {
       // A few chats, or every agency of a user: an exact scan of those records.
       const hits = [...this.#rows(scope)].map((row) => {
-        const entry = entryOf(row);
+        const entry = entryOfRow(row);
         return { ...recordOf(entry), similarity: cosine(query, entry.vector) };
       });
       return Promise.resolve(hits.sort((a, b) => b.similarity - a.similarity).slice(0, k));
@@ -201,7 +160,7 @@ export class SqliteMemory implements MemoryBackend {
       RecordRow & { distance: number }
     >;
     return Promise.resolve(
-      rows.map((row) => ({ ...recordOf(entryOf(row)), similarity: 1 - row.distance })),
+      rows.map((row) => ({ ...recordOf(entryOfRow(row)), similarity: 1 - row.distance })),
     );
   }
 
@@ -225,25 +184,26 @@ export class SqliteMemory implements MemoryBackend {
   }
 
   list(scope: MemoryScope): Promise<MemoryRecord[]> {
-    return Promise.resolve([...this.#rows(scope)].map((row) => recordOf(entryOf(row))));
+    return Promise.resolve([...this.#rows(scope)].map((row) => recordOf(entryOfRow(row))));
   }
 
   async *entries(scope: Partial<MemoryScope> = {}): AsyncIterable<MemoryEntry[]> {
     await Promise.resolve();
-    const all = [...this.#rows(scope)].map(entryOf).filter((e) => inScope(e, scope));
+    const all = [...this.#rows(scope)].map(entryOfRow).filter((e) => inScope(e, scope));
     for (let i = 0; i < all.length; i += 500) yield all.slice(i, i + 500);
   }
 
   replaceVectors(entries: readonly MemoryEntry[]): Promise<void> {
-    this.#db
-      .transaction(() => {
-        this.#db.exec(
-          'DROP TABLE IF EXISTS memory_vec; DELETE FROM memory_records; DELETE FROM memory_meta;',
-        );
-        this.#insert(entries);
-      })
-      .immediate();
-    return Promise.resolve();
+    return settled(() =>
+      this.#db
+        .transaction(() => {
+          this.#db.exec(
+            'DROP TABLE IF EXISTS memory_vec; DELETE FROM memory_records; DELETE FROM memory_meta;',
+          );
+          this.#insert(entries);
+        })
+        .immediate(),
+    );
   }
 
   getWorking(agency: string, userId: string): Promise<WorkingMemoryVersion | null> {
@@ -251,15 +211,15 @@ export class SqliteMemory implements MemoryBackend {
       .prepare(
         'SELECT * FROM memory_working WHERE agency = ? AND user_id = ? ORDER BY version DESC LIMIT 1',
       )
-      .get(agency, userId) as WorkingRow | undefined;
-    return Promise.resolve(row ? workingOf(row) : null);
+      .get(agency, userId) as Record<string, unknown> | undefined;
+    return Promise.resolve(row ? workingOfRow(row) : null);
   }
 
   workingVersions(agency: string, userId: string): Promise<WorkingMemoryVersion[]> {
     const rows = this.#db
       .prepare('SELECT * FROM memory_working WHERE agency = ? AND user_id = ? ORDER BY version')
-      .all(agency, userId) as WorkingRow[];
-    return Promise.resolve(rows.map(workingOf));
+      .all(agency, userId) as Array<Record<string, unknown>>;
+    return Promise.resolve(rows.map(workingOfRow));
   }
 
   putWorking(agency: string, userId: string, content: string): Promise<WorkingMemoryVersion> {
@@ -284,18 +244,8 @@ export class SqliteMemory implements MemoryBackend {
   summaries(threadId: string): Promise<SummaryRecord[]> {
     const rows = this.#db
       .prepare('SELECT * FROM memory_summaries WHERE thread_id = ? ORDER BY position')
-      .all(threadId) as SummaryRow[];
-    return Promise.resolve(
-      rows.map((r) => ({
-        threadId: r.thread_id,
-        position: r.position,
-        headId: r.head_id,
-        agency: r.agency,
-        userId: r.user_id,
-        text: r.text,
-        createdAt: r.created_at,
-      })),
-    );
+      .all(threadId) as Array<Record<string, unknown>>;
+    return Promise.resolve(rows.map(summaryOfRow));
   }
 
   putSummary(s: SummaryRecord): Promise<void> {
@@ -341,30 +291,12 @@ export class SqliteMemory implements MemoryBackend {
   }
 }
 
-interface WorkingRow {
-  agency: string;
-  user_id: string;
-  version: number;
-  content: string;
-  created_at: string;
-}
-
-interface SummaryRow {
-  thread_id: string;
-  position: number;
-  head_id: string;
-  agency: string | null;
-  user_id: string | null;
-  text: string;
-  created_at: string;
-}
-
-function workingOf(row: WorkingRow): WorkingMemoryVersion {
-  return {
-    agency: row.agency,
-    userId: row.user_id,
-    version: row.version,
-    content: row.content,
-    createdAt: row.created_at,
-  };
+/** Runs synchronous `work` as a promise (its error a rejection, not a throw). */
+function settled(work: () => void): Promise<void> {
+  try {
+    work();
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }

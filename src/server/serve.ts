@@ -172,6 +172,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.fallbackAgencies ? { fallbackAgencies: options.fallbackAgencies } : {}),
       ...(options.importModule ? { importModule: options.importModule } : {}),
     }));
+  // Memory stores that check their embedder asynchronously (Postgres, Redis) fail here, before any call.
+  try {
+    for (const agency of registry.agencies.values()) await agency.memory?.ready();
+  } catch (error) {
+    if (!options.registry) await registry.close();
+    throw error;
+  }
   const inflight = new InFlight();
   const executor = options.executor ?? inProcessExecutor(registry);
   const owners = options.authenticate ? new OwnerRecords(registry.runs.store) : undefined;

@@ -127,4 +127,64 @@ describe('colloquy memory', () => {
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('--user ID');
   });
+
+  it('shows working-memory versions and rolls back (colloquy memory working)', async () => {
+    const { agency } = memoryAgency(db);
+    await agency.getResponse('My favourite colour is teal', { userId: 'u1', chatId: 'c1' });
+    const backend = agency.memory!.backend;
+    const name = agency.name;
+    await backend.putWorking(name, 'u1', 'likes teal');
+    await backend.putWorking(name, 'u1', 'likes red');
+    await agency.threads.store.close();
+
+    const shown = await runCli('memory', 'working', '--user', 'u1');
+    expect(shown.stdout).toMatch(new RegExp(`${name}  v1 .* likes teal`));
+    expect(shown.stdout).toMatch(new RegExp(`${name}  v2 .* likes red`));
+    const one = await runCli('memory', 'working', '--user', 'u1', '--agency', name, '--show', '1');
+    expect(one.stdout.trim()).toBe('likes teal');
+
+    const rolled = await runCli(
+      'memory',
+      'working',
+      '--user',
+      'u1',
+      '--agency',
+      name,
+      '--rollback',
+      '1',
+    );
+    expect(rolled.stdout).toContain('back to version 1: it is now version 3.');
+    const after = await runCli('memory', 'working', '--user', 'u1', '--agency', name, '--json');
+    expect(JSON.parse(after.stdout).map((w: { content: string }) => w.content)).toEqual([
+      'likes teal',
+      'likes red',
+      'likes teal',
+    ]);
+
+    const missing = await runCli(
+      'memory',
+      'working',
+      '--user',
+      'u1',
+      '--agency',
+      name,
+      '--rollback',
+      '9',
+    );
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no working-memory version 9. Versions: 1, 2, 3.');
+    const noAgency = await runCli('memory', 'working', '--user', 'u1', '--rollback', '1');
+    expect(noAgency.stderr).toContain('--agency NAME');
+    const both = await runCli(
+      'memory',
+      'working',
+      '--user',
+      'u1',
+      '--show',
+      '1',
+      '--rollback',
+      '1',
+    );
+    expect(both.stderr).toContain('not both');
+  });
 });

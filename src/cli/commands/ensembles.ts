@@ -39,6 +39,7 @@ export function registerEnsembleCommands(program: Command): void {
     .option('--inputs <file>', "answers for agents' questions (YAML: answers: { agent: [...] })")
     .option('--resume <runId>', 'continue an interrupted run from its last finished turn')
     .option('--run-id <runId>', 'the id of a new run (default: random)')
+    .option('--user <id>', 'the user the run is for: the scope of the ensemble’s memory:')
     .option(
       '--store <spec>',
       'store of runs: a SQLite file path, sqlite:PATH, dir:PATH, redis://…, postgres://… (default: $COLLOQUY_DB or .colloquy/colloquy.db)',

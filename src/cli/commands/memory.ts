@@ -1,5 +1,5 @@
 /**
- * `colloquy memory list|search|forget|reembed`: what agencies remember about a user, on the
+ * `colloquy memory list|search|working|forget|reembed`: what agencies remember about a user, on the
  * default store or the one `--store` names (memory lives beside the threads).
  * @module
  */
@@ -15,6 +15,7 @@ import {
 import { profileEmbedder, type Embedder } from '../../memory/embedder.js';
 import { HashedEmbedder } from '../../memory/hashedEmbedder.js';
 import { defaultBackend } from '../../memory/options.js';
+import { rollbackWorkingMemory } from '../../memory/working.js';
 import type { MemoryBackend } from '../../memory/types.js';
 import { openStore } from '../../stores/openStore.js';
 
@@ -25,6 +26,8 @@ const EMBEDDER_HELP =
 
 interface Flags {
   store?: string;
+  show?: string;
+  rollback?: string;
   user?: string;
   agency?: string;
   embedder?: string;
@@ -120,6 +123,62 @@ export function registerMemoryCommands(program: Command): void {
             : hits.map(
                 (h) =>
                   `${h.similarity.toFixed(3)}  ${h.agency}  ${h.chatId}  ${h.role}: ${h.text.slice(0, 120)}`,
+              ),
+        );
+      }),
+    );
+
+  common(
+    memory
+      .command('working')
+      .description(
+        'The user’s working-memory versions; show one (--show) or roll back (--rollback).',
+      ),
+  )
+    .option('--show <n>', 'print version N in full (--version is the CLI’s own)')
+    .option('--rollback <n>', 'restore version N (as a new version; history is kept)')
+    .action(async (flags: Flags) =>
+      withBackend(flags.store, async (backend) => {
+        const userId = requireUser(flags);
+        if (flags.show !== undefined && flags.rollback !== undefined)
+          throw new ConfigError('Give --show N or --rollback N, not both.');
+        const chosen = flags.rollback ?? flags.show;
+        const number = chosen === undefined ? undefined : Number(chosen);
+        if (number !== undefined && !(Number.isInteger(number) && number >= 1))
+          throw new ConfigError(
+            `--${flags.rollback ? 'rollback' : 'show'} takes a version number ≥ 1 (got "${chosen}").`,
+          );
+        if (number !== undefined && flags.agency === undefined)
+          throw new ConfigError(
+            'Name the agency whose working memory to use: --agency NAME (see colloquy memory working --user ID).',
+          );
+        if (flags.rollback !== undefined) {
+          const restored = await rollbackWorkingMemory(
+            backend,
+            { agency: flags.agency!, userId },
+            number!,
+          );
+          print(restored, flags.json, () => [
+            `Rolled ${userId}'s working memory in ${flags.agency} back to version ${number}: it is now version ${restored.version}.`,
+          ]);
+          return;
+        }
+        const { working } = await listMemory(backend, userId, flags.agency);
+        if (number !== undefined) {
+          const found = working.find((w) => w.version === number);
+          if (!found)
+            throw new ConfigError(
+              `User "${userId}" of agency "${flags.agency}" has no working-memory version ${number}. Versions: ${working.map((w) => w.version).join(', ') || '(none)'}.`,
+            );
+          print(found, flags.json, () => [found.content]);
+          return;
+        }
+        print(working, flags.json, () =>
+          working.length === 0
+            ? [`No working memory for ${userId}${flags.agency ? ` in ${flags.agency}` : ''}.`]
+            : working.map(
+                (w) =>
+                  `${w.agency}  v${w.version}  ${w.createdAt}  ${w.content.replace(/\s+/g, ' ').slice(0, 100)}`,
               ),
         );
       }),

@@ -15,6 +15,7 @@ import { readChatIdHeader } from '../chatIdHeader.js';
 import type { ServerRegistry } from '../registry.js';
 import { chatIdOfResponse } from '../routes/openaiResponses.js';
 import type { OwnerRecords } from './owners.js';
+import { callUser } from './callUser.js';
 import { paramsOf, ROUTE_POLICIES, type OwnedIds, type RoutePolicy } from './policies.js';
 
 /** The 404 of a chat the user may not see: the same as for a chat that does not exist. */
@@ -145,6 +146,9 @@ async function enforce(c: Context, policy: RoutePolicy, scope: Scope, next: () =
       return next();
     }
     case 'call': {
+      // Memory: a body userId naming another user is refused before the call starts.
+      const userId = (await bodyFields(c)).userId;
+      if (typeof userId === 'string') callUser({ userId });
       for (const chatId of await namedChatIds(c, policy.chatFields)) await scope.admitChat(chatId);
       await next();
       const body = policy.claimResponseRun && c.res.ok ? await responseJson(c) : null;

@@ -7,6 +7,7 @@
 import { currentPrincipal } from '../auth/principal.js';
 import type { Executor } from '../executor.js';
 import type { OwnerRecords } from './owners.js';
+import { callUser } from './callUser.js';
 import { chatNotFound } from './scope.js';
 
 async function claimChat(owners: OwnerRecords, chatId: string | undefined): Promise<void> {
@@ -22,12 +23,14 @@ export function scopedExecutor(executor: Executor, owners: OwnerRecords): Execut
   return {
     calls: {
       getResponse: async (agency, message, options) => {
+        const scoped = callUser(options);
         await claimChat(owners, options.chatId);
-        return calls.getResponse(agency, message, options);
+        return calls.getResponse(agency, message, scoped);
       },
       async *getResponseStream(agency, message, options) {
+        const scoped = callUser(options);
         await claimChat(owners, options.chatId);
-        yield* calls.getResponseStream(agency, message, options);
+        yield* calls.getResponseStream(agency, message, scoped);
       },
       resume: (agency, state, options) => calls.resume(agency, state, options),
       cancel: (agency, chatId, reason) => calls.cancel(agency, chatId, reason),

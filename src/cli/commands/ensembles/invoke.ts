@@ -30,6 +30,8 @@ export interface InvokeOptions {
   resume?: string;
   store?: string;
   runId?: string;
+  /** The user the run is for (the scope of the ensemble's `memory:`). */
+  user?: string;
   concurrency?: string;
   maxConcurrent?: string;
   detailed?: boolean;
@@ -158,6 +160,7 @@ export async function invoke(
       store,
       runId: options.runId,
       resume: options.resume,
+      ...(options.user !== undefined ? { userId: options.user } : {}),
       concurrency: maxConcurrent,
       inputHandler,
       profiles,
