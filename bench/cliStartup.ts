@@ -4,6 +4,8 @@
  *
  * - Time: `node -e 0`, `colloquy --help`, `colloquy demo` and `colloquy invoke` of a one-script
  *   ensemble, interleaved in rounds; the ratios compare medians. Targets: invoke ≤ 3×, demo ≤ 4×.
+ *   Wall time swings with the machine's load; CPU time (user + system, read with /usr/bin/time
+ *   where it exists) is steadier, so both are printed.
  * - Idle RSS: `colloquy serve` (the demo agency) against a `node:http` server running four agents
  *   of the same shape on the SDK Runner, each sampled after it listens and settles. Target ≤ 1.2×.
  *
@@ -46,14 +48,28 @@ const cases: Array<{ name: string; args: string[]; target?: number }> = [
   { name: 'colloquy invoke (1 script)', args: [BIN, 'invoke', './one.yaml'], target: 3 },
 ];
 
+const TIME = '/usr/bin/time';
+const cpuFile = path.join(dir, 'cpu.txt');
 const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+const cpuTimes = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < rounds; round += 1) {
   for (const { name, args } of cases) {
+    const [command, commandArgs] = existsSync(TIME)
+      ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]]
+      : [process.execPath, args];
     const started = process.hrtime.bigint();
-    const run = spawnSync(process.execPath, args, { cwd: dir, env, encoding: 'utf8' });
+    const run = spawnSync(command, commandArgs, { cwd: dir, env, encoding: 'utf8' });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (run.status !== 0) throw new Error(`${name} exited with ${run.status}: ${run.stderr}`);
     times.get(name)!.push(ms);
+    if (existsSync(TIME)) {
+      const [user, system] = readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .slice(-2)
+        .map(Number);
+      cpuTimes.get(name)!.push((user! + system!) * 1000);
+    }
   }
 }
 
@@ -62,12 +78,16 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 const base = median(times.get('node -e 0')!);
+const cpuBase = cpuTimes.get('node -e 0')!.length ? median(cpuTimes.get('node -e 0')!) : 0;
 console.log(`CLI start-up, median of ${rounds} interleaved rounds (built package)`);
 for (const { name, target } of cases) {
   const ms = median(times.get(name)!);
   const goal = target ? ` (target ≤ ${target}×)` : '';
+  const cpu = cpuBase
+    ? `   cpu ${median(cpuTimes.get(name)!).toFixed(0).padStart(4)} ms  ${(median(cpuTimes.get(name)!) / cpuBase).toFixed(2)}×`
+    : '';
   console.log(
-    `  ${name.padEnd(28)} ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${goal}`,
+    `  ${name.padEnd(28)} wall ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${cpu}${goal}`,
   );
 }
 

@@ -9,8 +9,6 @@ import { ColloquyError } from '../errors.js';
 import type { ModelProfile } from '../models/profile.js';
 import { loadProjectProfiles } from '../config.js';
 import type { ProfileRegistry } from '../models/profiles.js';
-import { createModel, profileModelSettings } from '../models/resolve.js';
-import { ScriptedModel } from '../models/scriptedModel.js';
 import type { Ensemble } from './schema.js';
 
 /** Makes a model for a profile name (the default uses `createModel` of `src/models/resolve.ts`). */
@@ -22,6 +20,8 @@ export type CreateModel = (
 /** The default {@link CreateModel}: the project's profile registry and model resolver. */
 export const defaultCreateModel: CreateModel = async (profileName, registry) => {
   const profiles = registry ?? (await loadProjectProfiles());
+  // The model stack (providers, the OpenAI client) loads only when an LLM agent runs.
+  const { createModel } = await import('../models/resolve.js');
   return createModel(profileName, profiles, { baseDir: profiles.baseDir(profileName) });
 };
 
@@ -82,6 +82,10 @@ export class AgentModels {
         `Agent "${agentName}" has no model_profile. Give it one, or make it a script agent.`,
       );
     const model = await this.#create(profileName, this.#registry);
+    const [{ profileModelSettings }, { ScriptedModel }] = await Promise.all([
+      import('../models/resolve.js'),
+      import('../models/scriptedModel.js'),
+    ]);
     const known = this.#registry?.has(profileName) ?? false;
     const profile = known ? this.#registry!.get(profileName) : undefined;
     const settings = known ? profileModelSettings(profileName, this.#registry!) : undefined;

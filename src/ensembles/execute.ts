@@ -15,7 +15,6 @@ import { ConditionError } from './conditions.js';
 import { fanOutItems, fanOutThread } from './inputs.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
-import { runLlmAgent } from './llmAgent.js';
 import type { AgentInput, AgentOutcome, AgentRequest } from './runState.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
@@ -231,6 +230,8 @@ async function runOnce(
     };
   }
   const { model, profile, settings } = await options.model!();
+  // The LLM runner (and with it the SDK) loads only when an LLM agent runs.
+  const { runLlmAgent } = await import('./llmAgent.js');
   const run = await runLlmAgent({
     agent,
     model,

@@ -5,8 +5,8 @@
  * @module
  */
 import type { Tool } from '@openai/agents-core';
-import { fileSearchTool } from '@openai/agents-openai';
 import { ConfigError } from '../errors.js';
+import { hostedFileSearchTool } from './hostedFileSearch.js';
 import { FileIndex } from './localIndex.js';
 import { OpenAIVectorStoreSync } from './openaiVectorStore.js';
 import type { FileSearchMode, FileSearchOptions } from './options.js';
@@ -35,7 +35,7 @@ export class AgentFiles {
       this.vectorStore = new OpenAIVectorStoreSync(folder, { ...options, owner });
       this.folder = this.vectorStore.folder;
       // The array is shared with the tool, so filling it later reaches the model request.
-      this.tool = fileSearchTool(this.#vectorStoreIds, {
+      this.tool = hostedFileSearchTool(this.#vectorStoreIds, {
         name: FILE_SEARCH_TOOL_NAME,
         ...(options.maxResults !== undefined ? { maxNumResults: options.maxResults } : {}),
       });

@@ -8,8 +8,7 @@
  * @module
  */
 import { basename, extname, join } from 'node:path';
-import { getDefaultOpenAIClient } from '@openai/agents-openai';
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import { ConfigError } from '../errors.js';
 import { swarmFileId } from './agencySwarmFolder.js';
 import { loadManifest, saveManifest, type VectorStoreManifest } from './openaiManifest.js';
@@ -79,7 +78,7 @@ export class OpenAIVectorStoreSync {
 
   /** Finds or creates the vector store, uploads new and changed files, removes deleted ones. */
   async sync(): Promise<VectorStoreSyncResult> {
-    const client = this.#client();
+    const client = await this.#client();
     const name = this.#options.vectorStoreName;
     const swarmId = this.#options.swarmVectorStoreId;
     const vectorStoreId = swarmId
@@ -159,7 +158,7 @@ export class OpenAIVectorStoreSync {
     }
     const uploadName = ACCEPTED.has(ext) ? basename(file.path) : `${basename(file.path)}.txt`;
     const uploaded = await client.files.create({
-      file: await toFile(bytes, uploadName),
+      file: await (await import('openai')).toFile(bytes, uploadName),
       purpose: 'assistants',
     });
     await client.vectorStores.files.create(manifest.vectorStoreId, {
@@ -214,8 +213,14 @@ export class OpenAIVectorStoreSync {
     );
   }
 
-  #client(): OpenAI {
-    const client = this.#options.client ?? (getDefaultOpenAIClient() as OpenAI | undefined);
+  /** The client (the OpenAI packages load here, on the first sync, not with every Agent). */
+  async #client(): Promise<OpenAI> {
+    if (this.#options.client) return this.#options.client;
+    const [{ getDefaultOpenAIClient }, { default: OpenAI }] = await Promise.all([
+      import('@openai/agents-openai'),
+      import('openai'),
+    ]);
+    const client = getDefaultOpenAIClient() as OpenAI | undefined;
     if (client) return client;
     try {
       return new OpenAI();

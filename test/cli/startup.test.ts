@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,28 @@ describe('CLI start-up', () => {
     const { urls } = importsOf(['threads', 'list', '--store', 'memory'], 'threads');
     expect(urls.some((url) => /\/stores\//.test(url))).toBe(true);
     for (const heavy of [/@openai\/agents-(openai|extensions)/, /@ai-sdk\//, /\/src\/server\//])
+      expect(
+        urls.filter((url) => heavy.test(url)),
+        String(heavy),
+      ).toEqual([]);
+  });
+
+  it('invoke of a script-only ensemble loads no model provider, OpenAI client or LLM runner', () => {
+    writeFileSync(
+      path.join(dir, 'one.yaml'),
+      'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
+    );
+    const { urls, stdout } = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke');
+    expect(stdout).toMatch(/"hello": "world"/);
+    expect(urls.some((url) => /\/ensembles\/run\.(ts|js)$/.test(url))).toBe(true);
+    for (const heavy of [
+      /@openai\/agents-(openai|extensions)/,
+      /@ai-sdk\//,
+      /node_modules\/openai\/index\.m?js/,
+      /\/models\/(providers|resolve)\.(ts|js)$/,
+      /\/ensembles\/llmAgent\.(ts|js)$/,
+      /\/src\/server\//,
+    ])
       expect(
         urls.filter((url) => heavy.test(url)),
         String(heavy),

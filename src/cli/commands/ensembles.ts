@@ -1,16 +1,13 @@
 /**
  * CLI commands for ensembles: `invoke`, `validate`, `list-ensembles`, `list-profiles`, `init`.
  * Each command lives in `ensembles/`; this module registers them, with llm-orc's option names
- * as aliases where they do not clash with Colloquy's.
+ * as aliases where they do not clash with Colloquy's. Each command's module is imported when it
+ * runs, so `invoke` does not load `validate`'s or `list-ensembles`' code (and the reverse).
  * @module
  */
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../../defaults.js';
 import type { Command } from 'commander';
-import { init } from './ensembles/init.js';
-import { invoke } from './ensembles/invoke.js';
 import type { InvokeOptions } from './ensembles/invoke.js';
-import { listEnsembles, listProfiles } from './ensembles/list.js';
-import { validate } from './ensembles/validate.js';
 
 export { profilesForEnsemble } from './ensembles/profiles.js';
 
@@ -56,9 +53,10 @@ export function registerEnsembleCommands(program: Command): void {
       'write .llm-orc/artifacts/<ensemble>/<timestamp>/ (default: in llm-orc projects)',
     )
     .option('--no-artifacts', 'do not write llm-orc artifacts')
-    .action((target: string, input: string | undefined, options: InvokeOptions) =>
-      invoke(target, input, options),
-    );
+    .action(async (target: string, input: string | undefined, options: InvokeOptions) => {
+      const { invoke } = await import('./ensembles/invoke.js');
+      await invoke(target, input, options);
+    });
   program
     .command('validate')
     .alias('v')
@@ -67,20 +65,21 @@ export function registerEnsembleCommands(program: Command): void {
     )
     .argument('<files...>', 'ensemble YAML files')
     .action(async (files: string[]) => {
+      const { validate } = await import('./ensembles/validate.js');
       await validate(files);
     });
   program
     .command('list-ensembles')
     .alias('le')
     .description('List the ensembles in ensembles_dir and .llm-orc/ensembles (nested folders too)')
-    .action(() => listEnsembles());
+    .action(async () => (await import('./ensembles/list.js')).listEnsembles());
   program
     .command('list-profiles')
     .alias('lp')
     .description('List the model profiles (colloquy.yaml, ~/.config/colloquy, .llm-orc config)')
-    .action(() => listProfiles());
+    .action(async () => (await import('./ensembles/list.js')).listProfiles());
   program
     .command('init')
     .description('Write a starter colloquy.yaml and ensembles/example.yaml')
-    .action(() => init());
+    .action(async () => (await import('./ensembles/init.js')).init());
 }
