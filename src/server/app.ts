@@ -119,10 +119,12 @@ export function createApp(options: AppOptions): Hono {
   const owners = options.authenticate
     ? (options.owners ?? new OwnerRecords(resolved.registry.runs.store))
     : undefined;
+  const executor = owners ? scopedExecutor(resolved.executor, owners) : resolved.executor;
   const context: RouteContext = {
     registry: resolved.registry,
     inflight: resolved.inflight,
-    executor: owners ? scopedExecutor(resolved.executor, owners) : resolved.executor,
+    executor,
+    callRuns: new CallRuns(executor.calls, resolved.executor.callRunLog),
   };
   const app = new Hono();
   app.onError(handleError);
@@ -173,7 +175,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', chatListRoutes(context));
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
-  app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
+  app.route('/', callRunRoutes(context)); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/memory', memoryRoutes(context));

@@ -9,6 +9,7 @@ import { notFound } from './errors.js';
 import type { Executor } from './executor.js';
 import type { InFlight } from './inflight.js';
 import type { ServerRegistry } from './registry.js';
+import type { CallRuns } from './runs/callRuns.js';
 
 /** Shared state of the routes of one app. */
 export interface RouteContext {
@@ -16,6 +17,8 @@ export interface RouteContext {
   inflight: InFlight;
   /** Where agency calls and ensemble runs run (default: in this process). */
   executor: Executor;
+  /** Background calls: `POST /agencies/:name/runs` and every streaming route's call. */
+  callRuns: CallRuns;
 }
 
 /** A chat id, run id or checkpoint id given by a client. */
