@@ -37,6 +37,8 @@ export interface CallJobData {
   stream: boolean;
   /** Resume a call stopped for approvals instead of sending `message`. */
   resume?: { state: string } & ApprovalDecisions;
+  /** The signed-in user who asked for the call: the worker checks they own the chat first. */
+  owner?: { userId: string; admin: boolean };
 }
 
 /** An ensemble run to start or resume. */

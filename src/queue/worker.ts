@@ -28,6 +28,7 @@ import {
 import { liveSnapshot, snapshotChat, type ChatSnapshot } from './chatJournal.js';
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
+import { refuseForeignCall } from './callOwner.js';
 import { processRun } from './processRun.js';
 
 /** Options of {@link createWorker}. */
@@ -197,7 +198,11 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     };
     let outcome = 'completed';
     try {
-      if (job.name === JOB.call) return await processCall(job as Job<CallJobData>, context);
+      if (job.name === JOB.call) {
+        // Ownership holds behind the queue too: a job for another user's chat is refused.
+        const refused = await refuseForeignCall(job as Job<CallJobData>, context);
+        return refused ?? (await processCall(job as Job<CallJobData>, context));
+      }
       if (job.name === JOB.run) return await processRun(job as Job<RunJobData>, context);
       throw new ConfigError(`Unknown job "${job.name}" in the Colloquy queue.`);
     } catch (error) {
