@@ -126,6 +126,7 @@ export function createApp(options: AppOptions): Hono {
     executor,
     callRuns: new CallRuns(executor.calls, resolved.executor.callRunLog),
   };
+  resolved.inflight.onCut(() => void context.callRuns.close());
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
