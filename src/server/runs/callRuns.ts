@@ -87,9 +87,12 @@ export class CallRuns {
   /** Starts a call in the background: its first event, `run_started`, is recorded before this resolves. */
   async startWith(spec: CallRunSpec): Promise<StartedCallRun> {
     // Cancellations asked on other servers reach the runs this one drives.
-    this.#cancels ??= this.#log.onCancel((runId, reason) =>
-      this.#driving.get(runId)?.controller.abort(new Error(reason)),
-    );
+    this.#cancels ??= this.#log
+      .onCancel((runId, reason) => this.#driving.get(runId)?.controller.abort(new Error(reason)))
+      .catch((error: unknown) => {
+        this.#cancels = undefined; // the next start tries again
+        throw error;
+      });
     await this.#cancels;
     const runId = `${CALL_RUN_PREFIX}${randomUUID()}`;
     const summary: CallRunSummary = {
