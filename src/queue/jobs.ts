@@ -43,6 +43,8 @@ export interface CallJobData {
    * the decisions and the client tools' outputs by call id.
    */
   resume?: { state: string; toolOutputs?: Record<string, string> } & ApprovalDecisions;
+  /** The signed-in user who asked for the call: the worker checks they own the chat first. */
+  owner?: { userId: string; admin: boolean };
 }
 
 /** An ensemble run to start or resume. */

@@ -17,6 +17,8 @@ import { QueueClient, type QueueClientOptions } from './client.js';
 import { QueueUnavailableError } from './connection.js';
 import { remoteError, type CallJobData } from './jobs.js';
 import { QueuedRuns } from './queuedRuns.js';
+import { RedisCallRunLog } from './callRunLog.js';
+import { currentPrincipal } from '../server/auth/principal.js';
 
 /** The job data of a call from its options: the serialisable ones, as they are. */
 export function callData(
@@ -26,6 +28,7 @@ export function callData(
   stream: boolean,
 ): Omit<CallJobData, 'callId'> {
   const chatId = options.chatId ?? newChatId();
+  const principal = currentPrincipal(); // the signed-in user: workers check they own the chat
   return {
     agency,
     chatId,
@@ -33,6 +36,7 @@ export function callData(
     stream,
     options: { ...serialisableCallOptions(options), chatId },
     ...(options.clientTools?.length ? { clientTools: options.clientTools } : {}),
+    ...(principal ? { owner: { userId: principal.userId, admin: principal.admin } } : {}),
   };
 }
 
@@ -158,6 +162,7 @@ export function queuedExecutor(
     client,
     calls,
     runs: new QueuedRuns(client, registry.ensembles, registry.runs.store),
+    callRunLog: new RedisCallRunLog(client), // background calls, seen by every server
     close: () => client.close(),
   };
 }

@@ -28,6 +28,7 @@ import {
 import { liveSnapshot, snapshotChat, type ChatSnapshot } from './chatJournal.js';
 import { JOB, type CallJobData, type RunJobData } from './jobs.js';
 import { processCall } from './processCall.js';
+import { refuseForeignCall } from './callOwner.js';
 import { processRun } from './processRun.js';
 import { SCHEDULE_TICK_JOB, type ScheduleTickData } from './scheduleKeys.js';
 import { ScheduleTicks } from './scheduleTick.js';
@@ -200,7 +201,11 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     };
     let outcome = 'completed';
     try {
-      if (job.name === JOB.call) return await processCall(job as Job<CallJobData>, context);
+      if (job.name === JOB.call) {
+        // Ownership holds behind the queue too: a job for another user's chat is refused.
+        const refused = await refuseForeignCall(job as Job<CallJobData>, context);
+        return refused ?? (await processCall(job as Job<CallJobData>, context));
+      }
       if (job.name === JOB.run) return await processRun(job as Job<RunJobData>, context);
       if (job.name === SCHEDULE_TICK_JOB)
         return await ticks.process(job as Job<ScheduleTickData>, context);

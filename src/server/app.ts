@@ -125,12 +125,15 @@ export function createApp(options: AppOptions): Hono {
   const owners = options.authenticate
     ? (options.owners ?? new OwnerRecords(resolved.registry.runs.store))
     : undefined;
+  const executor = owners ? scopedExecutor(resolved.executor, owners) : resolved.executor;
   const context: RouteContext = {
     registry: resolved.registry,
     inflight: resolved.inflight,
-    executor: owners ? scopedExecutor(resolved.executor, owners) : resolved.executor,
+    executor,
     ...(owners ? { owners } : {}),
+    callRuns: new CallRuns(executor.calls, resolved.executor.callRunLog),
   };
+  resolved.inflight.onCut(() => void context.callRuns.close());
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
@@ -181,7 +184,7 @@ export function createApp(options: AppOptions): Hono {
   app.route('/', ensembleDetailRoutes(context));
   app.route('/', threadRoutes(context));
   app.route('/', replayRoutes(context)); // what if?: re-run a turn in a fork
-  app.route('/', callRunRoutes(context, new CallRuns(context.executor.calls))); // before ensemble /runs
+  app.route('/', callRunRoutes(context)); // before ensemble /runs
   app.route('/', ensembleRoutes(context));
   app.route('/', traceRoutes(context));
   app.route('/', scheduleRoutes(context, options.schedules ?? noSchedules));

@@ -10,6 +10,7 @@ import type { Executor } from './executor.js';
 import type { InFlight } from './inflight.js';
 import type { OwnerRecords } from './ownership/owners.js';
 import type { ServerRegistry } from './registry.js';
+import type { CallRuns } from './runs/callRuns.js';
 
 /** Shared state of the routes of one app. */
 export interface RouteContext {
@@ -19,6 +20,8 @@ export interface RouteContext {
   executor: Executor;
   /** Who owns each chat and run, when users sign in (`createApp({ authenticate })`). */
   owners?: OwnerRecords;
+  /** Background calls: `POST /agencies/:name/runs` and every streaming route's call. */
+  callRuns: CallRuns;
 }
 
 /** A chat id, run id or checkpoint id given by a client. */

@@ -14,6 +14,7 @@ import { parsePendingCall } from '../agency/approvals.js';
 import { CallTracker } from './callTracker.js';
 import { notFound } from './errors.js';
 import type { ServerRegistry } from './registry.js';
+import type { CallRunLog } from './runs/runLog.js';
 
 /** Runs agency calls, by the name the agency is served under. */
 export interface CallExecutor {
@@ -60,6 +61,11 @@ export interface RunExecutor {
 export interface Executor {
   readonly calls: CallExecutor;
   readonly runs: RunExecutor;
+  /**
+   * Where background calls are kept (default: the server's memory). A queued executor keeps them
+   * in Redis, so that every server of a cluster answers for the runs any of them started.
+   */
+  readonly callRunLog?: CallRunLog;
   /** Releases what the executor opened (queues, connections); called on server shutdown. */
   close(graceMs?: number): Promise<void>;
 }

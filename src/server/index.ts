@@ -25,6 +25,18 @@ export type {
 } from './registry.js';
 export { inProcessExecutor } from './executor.js';
 export type { CallExecutor, Executor, RunExecutor } from './executor.js';
+// Background calls: where they are kept, and what streaming routes share (issue 29).
+export { MemoryCallRunLog } from './runs/runLog.js';
+export type {
+  CallRunEvent,
+  CallRunFailedEvent,
+  CallRunLog,
+  CallRunStartedEvent,
+  CallRunStatus,
+  CallRunSummary,
+} from './runs/runLog.js';
+export { RUN_ID_HEADER } from './runs/streamedRun.js';
+export type { OnDisconnect } from './runs/streamedRun.js';
 export { DirectoryEnsembleCatalog } from './ensembleCatalog.js';
 export type { DirectoryEnsembleCatalogOptions, EnsembleCatalog } from './ensembleCatalog.js';
 export { EnsembleRuns } from './ensembleRuns.js';

@@ -9,6 +9,7 @@ export class InFlight {
   #count = 0;
   #draining = false;
   #waiters: Array<() => void> = [];
+  #onCut = new Set<() => void>();
 
   /** Whether shutdown has begun (new requests get 503). */
   get draining(): boolean {
@@ -23,6 +24,16 @@ export class InFlight {
   /** Marks the start of shutdown. */
   drain(): void {
     this.#draining = true;
+  }
+
+  /** Calls `stop` when shutdown cuts the work still running (background calls register here). */
+  onCut(stop: () => void): void {
+    this.#onCut.add(stop);
+  }
+
+  /** Stops the work still running once the grace period is over (see {@link onCut}). */
+  cut(): void {
+    for (const stop of this.#onCut) stop();
   }
 
   /** Tracks `work` until it settles; returns it unchanged. */

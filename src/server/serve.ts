@@ -244,6 +244,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         options.executor?.close(resolved.gracePeriodMs),
       ]);
       await inflight.idle(resolved.gracePeriodMs);
+      inflight.cut(); // background calls still running are cancelled, as their streams are cut
       server.closeAllConnections();
       await Promise.all([stopped, runsDone, inflight.idle(2_000)]);
       try {

@@ -174,14 +174,14 @@ describe.skipIf(Boolean(skip))(
       expect(await again.json()).toEqual({ chatId, cancelled: 0 });
     }, 60_000);
 
-    it('a client that disconnects from the stream stops the call on its worker', async () => {
+    it('a client that disconnects from the stream (onDisconnect: "cancel") stops the call on its worker', async () => {
       await worker();
       const chatId = uniqueName('disconnect');
       const controller = new AbortController();
       const response = await fetch(`${server.url}/agencies/echo/responses/stream`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'hold: leave me', chatId }),
+        body: JSON.stringify({ message: 'hold: leave me', chatId, onDisconnect: 'cancel' }),
         signal: controller.signal,
       });
       expect(response.status).toBe(200);

@@ -14,6 +14,7 @@ import { HttpError, notFound, runNotFound } from '../errors.js';
 import { readChatIdHeader } from '../chatIdHeader.js';
 import type { ServerRegistry } from '../registry.js';
 import { chatIdOfResponse } from '../routes/openaiResponses.js';
+import { RUN_ID_HEADER } from '../runs/streamedRun.js';
 import type { OwnerRecords } from './owners.js';
 import { callUser } from './callUser.js';
 import { paramsOf, ROUTE_POLICIES, type OwnedIds, type RoutePolicy } from './policies.js';
@@ -151,10 +152,11 @@ async function enforce(c: Context, policy: RoutePolicy, scope: Scope, next: () =
       if (typeof userId === 'string') callUser({ userId });
       for (const chatId of await namedChatIds(c, policy.chatFields)) await scope.admitChat(chatId);
       await next();
+      // The background run the call became: named in the body (`/runs`) or, for a stream, in
+      // the x-colloquy-run-id header. Claimed before the client gets the answer.
       const body = policy.claimResponseRun && c.res.ok ? await responseJson(c) : null;
-      if (typeof body?.runId === 'string') {
-        await scope.owners.claim('run', body.runId, scope.principal.userId);
-      }
+      const runId = typeof body?.runId === 'string' ? body.runId : c.res.headers.get(RUN_ID_HEADER);
+      if (runId) await scope.owners.claim('run', runId, scope.principal.userId);
       return;
     }
     case 'user': {

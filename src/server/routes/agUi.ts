@@ -19,6 +19,7 @@ import { outputText } from '../openaiInput.js';
 import { pendingCallsOf, splitPending, type PendingChatCall } from '../pendingCalls.js';
 import { publicError, publicErrorInfo } from '../publicError.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { startStreamedRun } from '../runs/streamedRun.js';
 import { AgUiTranslator } from './agUiEvents.js';
 import {
   answersOf,
@@ -72,33 +73,47 @@ export function agUiRoutes(context: RouteContext): Hono {
         });
     }
     context.registry.chats.remember(chatId, name);
+    const stopped = { agency: name, clientTools };
+    // The call is a background run that this response follows (see streamedRun.ts); a call that
+    // stops is remembered whether or not the client still follows.
+    const run = await startStreamedRun(c, context, {
+      agency: name,
+      chatId,
+      onDisconnect: body.onDisconnect,
+      events: start,
+      onCompleted: (result) =>
+        rememberStopped(result, stopped, (call) => pendingCalls.set(chatId, call)),
+    });
     const encoder = new EventEncoder();
     c.header('content-type', 'text/event-stream');
     return streamWithAbort(
       c,
       async (stream, signal) => {
-        const send = (events: BaseEvent[]) =>
-          Promise.all(events.map((event) => stream.write(encoder.encodeSSE(event))));
-        await send([
-          { type: EventType.RUN_STARTED, threadId: chatId, runId: body.runId } as BaseEvent,
-        ]);
+        // Each run event's last AG-UI event carries its id: a client rejoins after it.
+        const send = async (events: BaseEvent[], eventId?: number) => {
+          for (const [i, event] of events.entries()) {
+            const sse = encoder.encodeSSE(event);
+            const last = eventId !== undefined && i === events.length - 1;
+            await stream.write(last ? `id: ${eventId}\n${sse}` : sse);
+          }
+        };
         const translator = new AgUiTranslator();
         try {
-          for await (const event of untilAborted(start(signal), signal)) {
+          for await (const [eventId, event] of untilAborted(run.follow(signal), signal)) {
             if (signal.aborted) return;
-            if (event.type === 'run_completed') {
-              const stopped = { agency: name, clientTools };
-              const remembered: PendingChatCall[] = [];
-              const closing = finish(translator, body, event.result, stopped, (call) =>
-                remembered.push(call),
+            if (event.type === 'run_started') {
+              const started = { type: EventType.RUN_STARTED, threadId: chatId, runId: body.runId };
+              await send(
+                [{ ...started, rawEvent: { colloquyRunId: run.runId } } as BaseEvent],
+                eventId,
               );
-              for (const call of remembered) await pendingCalls.set(chatId, call);
-              await send(closing);
-            } else if (event.type === 'error') {
-              await send([runError(publicErrorInfo(event.error))]);
+            } else if (event.type === 'run_completed') {
+              await send(finish(translator, body, event.result, stopped), eventId);
+            } else if (event.type === 'run_failed') {
+              await send([runError(publicErrorInfo(event.error))], eventId);
               return;
-            } else {
-              await send(translator.translate(event));
+            } else if (event.type !== 'error') {
+              await send(translator.translate(event), eventId);
             }
           }
         } catch (error) {
@@ -119,13 +134,23 @@ function runError(info: { message: string; code?: string }): BaseEvent {
   } as BaseEvent;
 }
 
+/** Remembers the client tool calls and approvals a completed call stopped on, for the next run. */
+async function rememberStopped(
+  result: AgencyResponse,
+  { agency, clientTools }: Pick<PendingChatCall, 'agency' | 'clientTools'>,
+  remember: (call: PendingChatCall) => Promise<void>,
+): Promise<void> {
+  if (!result.interruptions || !result.state) return;
+  const { approvals, clientCalls } = splitPending(result.interruptions, clientTools);
+  await remember({ agency, state: result.state, approvals, clientCalls, clientTools });
+}
+
 /** The closing events of a run: its answer, or what it stopped for. */
 function finish(
   translator: AgUiTranslator,
   body: RunAgentBody,
   result: AgencyResponse,
-  { agency, clientTools }: Pick<PendingChatCall, 'agency' | 'clientTools'>,
-  remember: (call: PendingChatCall) => void,
+  { clientTools }: Pick<PendingChatCall, 'agency' | 'clientTools'>,
 ): BaseEvent[] {
   const end = { type: EventType.RUN_FINISHED, threadId: body.threadId, runId: body.runId };
   if (!result.interruptions || !result.state) {
@@ -136,7 +161,6 @@ function finish(
     ];
   }
   const { approvals, clientCalls } = splitPending(result.interruptions, clientTools);
-  remember({ agency, state: result.state, approvals, clientCalls, clientTools });
   const calls = clientCalls.flatMap((call) =>
     translator.toolCall(call.callId, call.toolName, call.arguments),
   );

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ClientToolDefinition } from '../../agency/clientTools.js';
 import type { ApprovalDecisions } from '../../agency/approvals.js';
 import { idSchema } from '../context.js';
+import { onDisconnectSchema } from '../runs/streamedRun.js';
 import { HttpError } from '../errors.js';
 import { plainText, type WirePart } from '../openaiInput.js';
 import type { PendingChatCall } from '../pendingCalls.js';
@@ -46,6 +47,8 @@ export const runAgentInputSchema = z.looseObject({
       }),
     )
     .optional(),
+  /** Colloquy's: what the client disconnecting does to the call (see runs/streamedRun.ts). */
+  onDisconnect: onDisconnectSchema,
 });
 
 /** A parsed `RunAgentInput`. */

@@ -18,6 +18,9 @@ import { toUserContent, type WirePart } from '../openaiInput.js';
 import { HttpError, readJson, validationError } from '../errors.js';
 import { streamEvents } from '../sse.js';
 import { setChatIdHeader } from '../chatIdHeader.js';
+import type { ErrorInfo } from '../../errors.js';
+import type { CallRunEvent } from '../runs/runLog.js';
+import { onDisconnectSchema, startStreamedRun } from '../runs/streamedRun.js';
 
 export { attachmentSchema };
 
@@ -42,6 +45,8 @@ export const responseBodySchema = callOptionsSchema
     ]),
     chatId: idSchema.optional(),
     context: z.record(z.string(), z.unknown()).optional(),
+    /** Streaming routes: what the client disconnecting does to the call (see streamedRun.ts). */
+    onDisconnect: onDisconnectSchema,
   })
   .strict();
 
@@ -131,6 +136,20 @@ export async function readBody(c: Context): Promise<ResponseBody> {
   return parsed.data;
 }
 
+/**
+ * The run's events as this route always sent them: a failed run ends with an `error` event (with
+ * the run's `status`) where `GET /runs/:id/events` says `run_failed`, under the same id.
+ */
+async function* failuresAsErrors(
+  events: AsyncIterable<[number, CallRunEvent]>,
+): AsyncGenerator<[number, CallRunEvent | { type: 'error'; status: string; error: ErrorInfo }]> {
+  for await (const [id, event] of events) {
+    yield event.type === 'run_failed'
+      ? [id, { type: 'error', status: event.status, error: event.error }]
+      : [id, event];
+  }
+}
+
 /** `/agencies` routes. */
 export function agencyRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -168,16 +187,16 @@ export function agencyRoutes(context: RouteContext): Hono {
     callOptions(agency, body, chatId, c.req.raw.signal);
     registry.chats.remember(chatId, name);
     setChatIdHeader(c, chatId);
-    return streamEvents(
-      c,
-      (signal) =>
-        executor.calls.getResponseStream(
-          name,
-          inputOf(body),
-          callOptions(agency, body, chatId, signal),
-        ),
-      { inflight },
-    );
+    const message = inputOf(body);
+    // The call is a background run that this response follows (see streamedRun.ts).
+    const run = await startStreamedRun(c, context, {
+      agency: name,
+      chatId,
+      onDisconnect: body.onDisconnect,
+      events: (signal) =>
+        executor.calls.getResponseStream(name, message, callOptions(agency, body, chatId, signal)),
+    });
+    return streamEvents(c, (signal) => failuresAsErrors(run.follow(signal)), { inflight });
   });
 
   app.delete('/:name/chats/:chatId/calls', async (c) => {

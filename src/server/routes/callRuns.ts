@@ -9,7 +9,6 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, validationError } from '../errors.js';
-import type { CallRuns } from '../runs/callRuns.js';
 import { streamEvents } from '../sse.js';
 import { notifyRunEnded, webhookSchema } from '../runs/webhook.js';
 import { callOptions, inputOf, readBody, responseBodySchema } from './agencies.js';
@@ -28,8 +27,9 @@ export function lastEventId(header: string | undefined, query: string | undefine
 }
 
 /** `POST /agencies/:name/runs` and the `/runs/:id` routes of background calls. */
-export function callRunRoutes(context: RouteContext, callRuns: CallRuns): Hono {
+export function callRunRoutes(context: RouteContext): Hono {
   const app = new Hono();
+  const { callRuns } = context;
 
   app.post('/agencies/:name/runs', async (c) => {
     const name = c.req.param('name');
@@ -42,22 +42,24 @@ export function callRunRoutes(context: RouteContext, callRuns: CallRuns): Hono {
     const chatId = body.chatId ?? newChatId();
     const options = callOptions(agency, body, chatId, new AbortController().signal);
     context.registry.chats.remember(chatId, name);
-    const { summary, done } = callRuns.start(name, inputOf(body), { ...options, chatId });
+    const { summary, done } = await callRuns.start(name, inputOf(body), { ...options, chatId });
     void context.inflight.track(done);
     if (webhook)
-      void done.then(() => notifyRunEnded(webhook, callRuns.state(summary.runId) ?? summary));
+      void done.then(async () =>
+        notifyRunEnded(webhook, (await callRuns.state(summary.runId)) ?? summary),
+      );
     return c.json({ ...summary, links: links(summary.runId) }, 202);
   });
 
   app.get('/runs/:id', async (c, next) => {
-    const summary = callRuns.state(c.req.param('id'));
+    const summary = await callRuns.state(c.req.param('id'));
     if (!summary) return next();
     return c.json({ ...summary, links: links(summary.runId) });
   });
 
   app.get('/runs/:id/events', async (c, next) => {
     const runId = c.req.param('id');
-    if (!callRuns.state(runId)) return next();
+    if (!(await callRuns.state(runId))) return next();
     const after = lastEventId(c.req.header('last-event-id'), c.req.query('after'));
     // The client leaving stops this stream only: the call keeps running.
     return streamEvents(c, (signal) => callRuns.follow(runId, after, signal), {
@@ -69,17 +71,21 @@ export function callRunRoutes(context: RouteContext, callRuns: CallRuns): Hono {
     const runId = c.req.param('id');
     const parsed = idSchema.safeParse(runId);
     if (!parsed.success) throw validationError(parsed.error, 'run id in the path');
-    const cancelled = callRuns.cancel(runId, `The run was cancelled (DELETE /runs/${runId}).`);
+    const cancelled = await callRuns.cancel(
+      runId,
+      `The run was cancelled (DELETE /runs/${runId}).`,
+    );
     if (cancelled === null) return next();
     if (!cancelled) {
-      const { status } = callRuns.state(runId)!;
+      const { status } = (await callRuns.state(runId))!;
       throw new HttpError(
         409,
         'RUN_NOT_RUNNING',
         `Run "${runId}" is not running (status ${status}): there is nothing to cancel.`,
       );
     }
-    return c.json({ ...callRuns.state(runId)!, cancelled: true, links: links(runId) }, 202);
+    const summary = await callRuns.state(runId);
+    return c.json({ ...summary!, cancelled: true, links: links(runId) }, 202);
   });
 
   return app;

@@ -27,6 +27,7 @@ import {
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { v1Call } from './openaiCall.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { onDisconnectSchema, runFailure, startStreamedRun } from '../runs/streamedRun.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
 
@@ -63,6 +64,8 @@ export const chatCompletionBodySchema = z.looseObject({
   response_format: responseFormatSchema.nullable().optional(),
   tools: z.array(z.unknown()).nullable().optional(),
   n: z.number().int().nullable().optional(),
+  /** Colloquy's: what the client disconnecting does to a streamed call (see streamedRun.ts). */
+  onDisconnect: onDisconnectSchema,
 });
 
 type ChatBody = z.output<typeof chatCompletionBodySchema>;
@@ -236,7 +239,17 @@ export function openaiRoutes(context: RouteContext): Hono {
         usage: usageOf(result.usage),
       });
     }
-    const events = call.events;
+    let toolCalls: PendingApproval[] = [];
+    // The call is a background run that this response follows (see streamedRun.ts).
+    const run = await startStreamedRun(c, context, {
+      agency: body.model,
+      chatId,
+      onDisconnect: body.onDisconnect,
+      events: call.events,
+      onCompleted: async (result) => {
+        toolCalls = await stopped(result);
+      },
+    });
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
       id,
       object: 'chat.completion.chunk',
@@ -247,21 +260,27 @@ export function openaiRoutes(context: RouteContext): Hono {
     return streamWithAbort(
       c,
       async (stream, signal) => {
-        const send = (data: unknown) => stream.writeSSE({ data: JSON.stringify(data) });
-        await send(chunk({ role: 'assistant', content: '' }));
+        // Each run event's last chunk carries its id: a client rejoins after it (Last-Event-ID).
+        const send = (data: unknown, eventId?: number) =>
+          stream.writeSSE({
+            data: typeof data === 'string' ? data : JSON.stringify(data),
+            ...(eventId !== undefined ? { id: String(eventId) } : {}),
+          });
         let streamed = false;
         try {
-          for await (const event of untilAborted(events(signal), signal)) {
+          for await (const [eventId, event] of untilAborted(run.follow(signal), signal)) {
             if (signal.aborted) return;
-            if (
+            if (event.type === 'run_started') {
+              const first = chunk({ role: 'assistant', content: '' });
+              await send({ ...first, colloquy_run_id: run.runId }, eventId);
+            } else if (
               event.type === 'raw_model_stream_event' &&
               event.depth === 0 &&
               event.data.type === 'output_text_delta'
             ) {
               streamed = true;
-              await send(chunk({ content: event.data.delta }));
+              await send(chunk({ content: event.data.delta }), eventId);
             } else if (event.type === 'run_completed') {
-              const toolCalls = await stopped(event.result);
               if (toolCalls.length > 0) {
                 const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
                 await send(chunk({ tool_calls: deltas }));
@@ -269,18 +288,25 @@ export function openaiRoutes(context: RouteContext): Hono {
                 if (format) checkOutput(event.result.finalOutput, format);
                 if (!streamed) await send(chunk({ content: outputText(event.result) }));
               }
-              await send(chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'));
-              if (body.stream_options?.include_usage) {
-                await send({
-                  id,
-                  object: 'chat.completion.chunk',
-                  created: now,
-                  model: body.model,
-                  choices: [],
-                  usage: usageOf(event.result.usage),
-                });
+              const usage = body.stream_options?.include_usage;
+              const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+              await send(chunk({}, finish), usage ? undefined : eventId);
+              if (usage) {
+                await send(
+                  {
+                    id,
+                    object: 'chat.completion.chunk',
+                    created: now,
+                    model: body.model,
+                    choices: [],
+                    usage: usageOf(event.result.usage),
+                  },
+                  eventId,
+                );
               }
-              await stream.writeSSE({ data: '[DONE]' });
+              await send('[DONE]');
+            } else if (event.type === 'run_failed') {
+              throw runFailure(event.error);
             }
           }
         } catch (error) {

@@ -12,7 +12,6 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { PendingApproval } from '../../agency/approvals.js';
-import type { AgencyStreamEvent } from '../../agency/events.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { AgencyResponse } from '../../agency/result.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
@@ -30,6 +29,12 @@ import {
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { v1Call } from './openaiCall.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import {
+  onDisconnectSchema,
+  runFailure,
+  startStreamedRun,
+  type StreamedRun,
+} from '../runs/streamedRun.js';
 import { chatIdOfBase64url, readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { saveResponse, storedResponseRoute } from './openaiStoredResponses.js';
 
@@ -69,6 +74,8 @@ export const responsesBodySchema = z.looseObject({
     })
     .nullable()
     .optional(),
+  /** Colloquy's: what the client disconnecting does to a streamed call (see streamedRun.ts). */
+  onDisconnect: onDisconnectSchema,
 });
 
 type ResponsesBody = z.output<typeof responsesBodySchema>;
@@ -232,7 +239,24 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       await saveResponse(context, body.model, response);
       return c.json(response);
     }
-    return streamResponse(c, context, body, ids, { format, stopped }, call.events);
+    let toolCalls: PendingApproval[] = [];
+    // The call is a background run that this response follows (see streamedRun.ts); the
+    // response is stored when the call completes, whether or not the client still follows.
+    const run = await startStreamedRun(c, context, {
+      agency: body.model,
+      chatId,
+      onDisconnect: body.onDisconnect,
+      events: call.events,
+      onCompleted: async (result) => {
+        toolCalls = await stopped(result);
+        if (format && toolCalls.length === 0) checkOutput(result.finalOutput, format);
+        await saveResponse(context, body.model, responseObject(body, ids, result, toolCalls));
+      },
+    });
+    return streamResponse(c, context, body, { ...ids, runId: run.runId }, format, {
+      run,
+      toolCalls: () => toolCalls,
+    });
   });
 }
 
@@ -265,63 +289,63 @@ function streamResponse(
   c: Context,
   context: RouteContext,
   body: ResponsesBody,
-  ids: { id: string; messageId: string; created: number },
-  finish: {
-    format: OutputFormat | undefined;
-    stopped: (result: AgencyResponse) => Promise<PendingApproval[]>;
-  },
-  start: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>,
+  ids: { id: string; messageId: string; created: number; runId: string },
+  format: OutputFormat | undefined,
+  { run, toolCalls }: { run: StreamedRun; toolCalls: () => PendingApproval[] },
 ): Response {
-  const { format } = finish;
   return streamWithAbort(
     c,
     async (stream, signal) => {
       let sequence = 0;
-      const send = (type: string, fields: Record<string, unknown>) =>
+      // Each run event's last wire event carries its id: a client rejoins after it (Last-Event-ID).
+      const send = (type: string, fields: Record<string, unknown>, eventId?: number) =>
         stream.writeSSE({
           event: type,
           data: JSON.stringify({ type, sequence_number: sequence++, ...fields }),
+          ...(eventId !== undefined ? { id: String(eventId) } : {}),
         });
       const at = { item_id: ids.messageId, output_index: 0, content_index: 0 };
-      await send('response.created', { response: responseObject(body, ids) });
-      await send('response.in_progress', { response: responseObject(body, ids) });
-      await send('response.output_item.added', {
-        output_index: 0,
-        item: messageItem(ids.messageId, '', 'in_progress'),
-      });
-      await send('response.content_part.added', {
-        ...at,
-        part: { type: 'output_text', text: '', annotations: [] },
-      });
+      // The run id rides in the metadata of the response as it starts.
+      const started = { ...responseObject(body, ids), metadata: { colloquy_run_id: ids.runId } };
       let streamed = '';
       try {
-        for await (const event of untilAborted(start(signal), signal)) {
+        for await (const [eventId, event] of untilAborted(run.follow(signal), signal)) {
           if (signal.aborted) return;
-          if (
+          if (event.type === 'run_started') {
+            await send('response.created', { response: started });
+            await send('response.in_progress', { response: started });
+            await send('response.output_item.added', {
+              output_index: 0,
+              item: messageItem(ids.messageId, '', 'in_progress'),
+            });
+            await send(
+              'response.content_part.added',
+              { ...at, part: { type: 'output_text', text: '', annotations: [] } },
+              eventId,
+            );
+          } else if (
             event.type === 'raw_model_stream_event' &&
             event.depth === 0 &&
             event.data.type === 'output_text_delta'
           ) {
             streamed += event.data.delta;
-            await send('response.output_text.delta', {
-              ...at,
-              delta: event.data.delta,
-              logprobs: [],
-            });
+            await send(
+              'response.output_text.delta',
+              { ...at, delta: event.data.delta, logprobs: [] },
+              eventId,
+            );
           } else if (event.type === 'run_completed') {
-            const toolCalls = await finish.stopped(event.result);
-            if (toolCalls.length > 0) {
-              for (const [i, tc] of toolCalls.entries()) {
+            const calls = toolCalls();
+            if (calls.length > 0) {
+              for (const [i, tc] of calls.entries()) {
                 const item = functionCallItem(tc);
                 await send('response.output_item.added', { output_index: i + 1, item });
                 await send('response.output_item.done', { output_index: i + 1, item });
               }
-              const done = responseObject(body, ids, event.result, toolCalls);
-              await saveResponse(context, body.model, done);
-              await send('response.completed', { response: done });
+              const done = responseObject(body, ids, event.result, calls);
+              await send('response.completed', { response: done }, eventId);
               continue;
             }
-            if (format) checkOutput(event.result.finalOutput, format);
             const text = outputText(event.result);
             if (streamed === '' && text !== '') {
               await send('response.output_text.delta', { ...at, delta: text, logprobs: [] });
@@ -334,8 +358,9 @@ function streamResponse(
               item: messageItem(ids.messageId, text, 'completed'),
             });
             const done = responseObject(body, ids, event.result);
-            await saveResponse(context, body.model, done);
-            await send('response.completed', { response: done });
+            await send('response.completed', { response: done }, eventId);
+          } else if (event.type === 'run_failed') {
+            throw runFailure(event.error);
           }
         }
       } catch (error) {

@@ -18,6 +18,7 @@ import { outputText } from '../openaiInput.js';
 import { pendingCallsOf, splitPending, type PendingChatCall } from '../pendingCalls.js';
 import { publicError, publicErrorInfo } from '../publicError.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { onDisconnectSchema, startStreamedRun } from '../runs/streamedRun.js';
 import { checkClientTools, resumedStream } from './clientCalls.js';
 import { UiChunkTranslator, type UiChunk } from './uiMessageChunks.js';
 
@@ -40,6 +41,8 @@ export const uiMessagesBodySchema = z.looseObject({
       }),
     )
     .optional(),
+  /** Colloquy's: what the client disconnecting does to the call (see runs/streamedRun.ts). */
+  onDisconnect: onDisconnectSchema,
 });
 
 type Body = z.output<typeof uiMessagesBodySchema>;
@@ -117,36 +120,67 @@ export function uiMessageRoutes(context: RouteContext): Hono {
         });
     }
     context.registry.chats.remember(chatId, name);
+    // The call is a background run that this response follows (see streamedRun.ts); a call that
+    // stops is remembered whether or not the client still follows.
+    const run = await startStreamedRun(c, context, {
+      agency: name,
+      chatId,
+      onDisconnect: body.onDisconnect,
+      events: start,
+      onCompleted: async (result) => {
+        if (!result.interruptions || !result.state) return;
+        const split = splitPending(result.interruptions, clientTools);
+        await pendingCalls.set(chatId, {
+          agency: name,
+          state: result.state,
+          clientTools,
+          ...split,
+        });
+      },
+    });
     c.header('content-type', 'text/event-stream');
     c.header('x-vercel-ai-ui-message-stream', 'v1');
     return streamWithAbort(
       c,
       async (stream, signal) => {
-        const send = async (chunks: UiChunk[]) => {
-          for (const chunk of chunks) await stream.write(`data: ${JSON.stringify(chunk)}\n\n`);
+        // Each run event's last chunk carries its id: a client rejoins after it (Last-Event-ID).
+        const send = async (chunks: UiChunk[], eventId?: number) => {
+          for (const [i, chunk] of chunks.entries()) {
+            const last = eventId !== undefined && i === chunks.length - 1;
+            await stream.write(
+              `${last ? `id: ${eventId}\n` : ''}data: ${JSON.stringify(chunk)}\n\n`,
+            );
+          }
         };
         const translator = new UiChunkTranslator();
-        await send([{ type: 'start' }, { type: 'start-step' }]);
         try {
-          for await (const event of untilAborted(start(signal), signal)) {
+          for await (const [eventId, event] of untilAborted(run.follow(signal), signal)) {
             if (signal.aborted) return;
-            if (event.type === 'error') {
-              await send([{ type: 'error', errorText: publicErrorInfo(event.error).message }]);
+            if (event.type === 'run_started') {
+              const metadata = { colloquyRunId: run.runId };
+              await send(
+                [{ type: 'start', messageMetadata: metadata }, { type: 'start-step' }],
+                eventId,
+              );
+              continue;
+            }
+            if (event.type === 'run_failed') {
+              await send(
+                [{ type: 'error', errorText: publicErrorInfo(event.error).message }],
+                eventId,
+              );
               return;
             }
+            if (event.type === 'error') continue;
             if (event.type !== 'run_completed') {
-              await send(translator.translate(event));
+              await send(translator.translate(event), eventId);
               continue;
             }
             const { result } = event;
             if (result.interruptions && result.state) {
               const split = splitPending(result.interruptions, clientTools);
-              await pendingCalls.set(chatId, {
-                agency: name,
-                state: result.state,
-                clientTools,
-                ...split,
-              });
+              // A stopped call's approvals get a step of their own (the AI SDK's send-again helpers
+              // look at the last step).
               if (split.approvals.length > 0) await send(translator.newStep());
               for (const call of [...split.clientCalls, ...split.approvals]) {
                 await send(translator.toolCall(call.callId, call.toolName, call.arguments));
@@ -166,7 +200,7 @@ export function uiMessageRoutes(context: RouteContext): Hono {
               { type: 'finish-step' },
               { type: 'finish', finishReason: result.interruptions ? 'tool-calls' : 'stop' },
             ]);
-            await stream.write('data: [DONE]\n\n');
+            await stream.write(`id: ${eventId}\ndata: [DONE]\n\n`);
           }
         } catch (error) {
           if (!signal.aborted) {

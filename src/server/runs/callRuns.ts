@@ -1,145 +1,174 @@
 /**
- * Agency calls that run in the background (`POST /agencies/:name/runs`): the call keeps running
- * when its client goes away, its events are kept in order with ids stable for the run, and any
- * number of clients follow them (from the start, or after a `Last-Event-ID`) until the last one,
- * `run_completed` or `run_failed`.
+ * Agency calls that run in the background: `POST /agencies/:name/runs`, and every streaming route
+ * (whose stream follows its run). The call keeps running when its client goes away, its events are
+ * kept in order with ids stable for the run (in a {@link CallRunLog}: this server's memory, or
+ * Redis on a queued cluster), and any number of clients on any server follow them (from the
+ * start, or after a `Last-Event-ID`) until the last one, `run_completed` or `run_failed`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyStreamEvent } from '../../agency/events.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { AgencyResponse } from '../../agency/result.js';
-import { errorInfo, type ErrorInfo } from '../../errors.js';
+import { errorInfo } from '../../errors.js';
+import { getDefaultLogger } from '../../logger.js';
 import type { CallExecutor } from '../executor.js';
 import { publicError } from '../publicError.js';
 import { untilAborted } from '../sse.js';
+import {
+  isLastRunEvent,
+  MemoryCallRunLog,
+  type CallRunEvent,
+  type CallRunLog,
+  type CallRunSummary,
+} from './runLog.js';
 
-/** Where a background call is. */
-export type CallRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
-
-/** The last event of a background call that did not complete. */
-export interface CallRunFailedEvent {
-  type: 'run_failed';
-  status: 'failed' | 'cancelled';
-  error: ErrorInfo;
-}
-
-/** An event of a background call: the agency's stream events, then `run_failed` if it failed. */
-export type CallRunEvent = AgencyStreamEvent | CallRunFailedEvent;
-
-/** What `GET /runs/:id` answers for a background call. */
-export interface CallRunSummary {
-  runId: string;
-  kind: 'call';
-  agency: string;
-  chatId: string;
-  status: CallRunStatus;
-  startedAt: string;
-  endedAt?: string;
-  events: number;
-  result?: AgencyResponse;
-  error?: ErrorInfo;
-}
-
-interface CallRun {
-  summary: CallRunSummary;
-  events: CallRunEvent[];
-  controller: AbortController;
-  /** Woken when an event is added or the run ends. */
-  waiters: Set<() => void>;
-  done: Promise<void>;
-}
+export type {
+  CallRunEvent,
+  CallRunFailedEvent,
+  CallRunStartedEvent,
+  CallRunStatus,
+  CallRunSummary,
+} from './runLog.js';
 
 /** The prefix of background call run ids (ensemble run ids never start with it). */
 export const CALL_RUN_PREFIX = 'callrun_';
 
-/** How many finished background calls are kept before the oldest are forgotten. */
-const MAX_FINISHED = 1000;
+/** A call to run in the background (see {@link CallRuns.startWith}). */
+export interface CallRunSpec {
+  agency: string;
+  chatId: string;
+  /** Starts the call as a stream of agency events; the signal cancels it. */
+  events: (signal: AbortSignal) => AsyncIterable<AgencyStreamEvent>;
+  /**
+   * Runs when the call completes, before `run_completed` is recorded, on the server that started
+   * it, whether or not a client still follows (e.g. remembering client tool calls it stopped on).
+   */
+  onCompleted?: (result: AgencyResponse) => Promise<void> | void;
+}
 
-/** The background calls of one server. */
+/** A started background call. */
+export interface StartedCallRun {
+  summary: CallRunSummary;
+  /** Settles when the call has ended and its last event is recorded. */
+  done: Promise<void>;
+}
+
+/** The background calls of a server (or, with a shared log, of a cluster). */
 export class CallRuns {
   readonly #calls: CallExecutor;
-  readonly #runs = new Map<string, CallRun>();
+  readonly #log: CallRunLog;
+  /** The runs this server drives, by id. */
+  readonly #driving = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Followers on this server, woken without a round trip to the log. */
+  readonly #local = new Map<string, Set<() => void>>();
+  #cancels: Promise<unknown> | undefined;
 
-  constructor(calls: CallExecutor) {
+  constructor(calls: CallExecutor, log: CallRunLog = new MemoryCallRunLog()) {
     this.#calls = calls;
+    this.#log = log;
   }
 
   /** Starts `message` on `agency` in the background; `options.signal` is ignored (see `cancel`). */
-  start(agency: string, message: AgencyInput, options: GetResponseOptions & { chatId: string }) {
-    const runId = `${CALL_RUN_PREFIX}${randomUUID()}`;
-    const controller = new AbortController();
-    const run: CallRun = {
-      summary: {
-        runId,
-        kind: 'call',
-        agency,
-        chatId: options.chatId,
-        status: 'running',
-        startedAt: new Date().toISOString(),
-        events: 0,
-      },
-      events: [],
-      controller,
-      waiters: new Set(),
-      done: Promise.resolve(),
-    };
-    this.#runs.set(runId, run);
-    const stream = this.#calls.getResponseStream(agency, message, {
-      ...options,
-      signal: controller.signal,
+  start(
+    agency: string,
+    message: AgencyInput,
+    options: GetResponseOptions & { chatId: string },
+  ): Promise<StartedCallRun> {
+    return this.startWith({
+      agency,
+      chatId: options.chatId,
+      events: (signal) => this.#calls.getResponseStream(agency, message, { ...options, signal }),
     });
-    run.done = this.#drive(run, stream);
-    return { summary: { ...run.summary }, done: run.done };
   }
 
-  async #drive(run: CallRun, stream: AsyncIterable<AgencyStreamEvent>): Promise<void> {
-    const { summary } = run;
+  /** Starts a call in the background: its first event, `run_started`, is recorded before this resolves. */
+  async startWith(spec: CallRunSpec): Promise<StartedCallRun> {
+    // Cancellations asked on other servers reach the runs this one drives.
+    this.#cancels ??= this.#log
+      .onCancel((runId, reason) => this.#driving.get(runId)?.controller.abort(new Error(reason)))
+      .catch((error: unknown) => {
+        this.#cancels = undefined; // the next start tries again
+        throw error;
+      });
+    await this.#cancels;
+    const runId = `${CALL_RUN_PREFIX}${randomUUID()}`;
+    const summary: CallRunSummary = {
+      runId,
+      kind: 'call',
+      agency: spec.agency,
+      chatId: spec.chatId,
+      status: 'running',
+      startedAt: new Date().toISOString(),
+      events: 0,
+    };
+    await this.#log.create(summary);
+    await this.#append(summary, {
+      type: 'run_started',
+      runId,
+      agency: spec.agency,
+      chatId: spec.chatId,
+    });
+    const controller = new AbortController();
+    const done = this.#drive(summary, spec, controller).finally(() => this.#driving.delete(runId));
+    this.#driving.set(runId, { controller, done });
+    return { summary: { ...summary, events: 1 }, done };
+  }
+
+  async #append(summary: CallRunSummary, event: CallRunEvent): Promise<void> {
+    await this.#log.append(summary.runId, event);
+    this.#wakeLocal(summary.runId);
+  }
+
+  #wakeLocal(runId: string): void {
+    for (const wake of this.#local.get(runId) ?? []) wake();
+  }
+
+  async #drive(summary: CallRunSummary, spec: CallRunSpec, controller: AbortController) {
+    const { signal } = controller;
     try {
       // Stops at once on cancel, without waiting for a model call that ignores its signal.
-      for await (const event of untilAborted(stream, run.controller.signal)) {
+      for await (const event of untilAborted(spec.events(signal), signal)) {
         if (event.type === 'error')
           throw Object.assign(new Error(event.error.message), event.error);
-        this.#push(run, event);
-        if (event.type === 'run_completed') summary.result = event.result;
+        if (event.type === 'run_completed') {
+          summary.result = event.result;
+          await spec.onCompleted?.(event.result);
+        }
+        await this.#append(summary, event);
       }
-      if (run.controller.signal.aborted) throw run.controller.signal.reason;
+      if (signal.aborted) throw signal.reason;
       if (summary.result === undefined) throw new Error('The call ended without a result.');
       summary.status = 'completed';
     } catch (error) {
-      const cancelled = run.controller.signal.aborted;
+      const cancelled = signal.aborted;
       summary.status = cancelled ? 'cancelled' : 'failed';
-      summary.error = errorInfo(publicError(cancelled ? run.controller.signal.reason : error));
-      this.#push(run, { type: 'run_failed', status: summary.status, error: summary.error });
+      summary.error = errorInfo(publicError(cancelled ? signal.reason : error));
+      delete summary.result;
+      await this.#append(summary, {
+        type: 'run_failed',
+        status: summary.status,
+        error: summary.error,
+      }).catch((cause: unknown) => this.#lost(summary, cause));
     }
     summary.endedAt = new Date().toISOString();
-    this.#wake(run);
-    this.#forgetOld();
+    await this.#log.update(summary).catch((cause: unknown) => this.#lost(summary, cause));
+    this.#wakeLocal(summary.runId);
   }
 
-  #push(run: CallRun, event: CallRunEvent): void {
-    run.events.push(event);
-    run.summary.events = run.events.length;
-    this.#wake(run);
+  #lost(summary: CallRunSummary, cause: unknown): void {
+    getDefaultLogger().error(
+      { component: 'callRuns', runId: summary.runId, status: summary.status, err: cause },
+      `The end of background call ${summary.runId} (${summary.status}) could not be recorded: ${(cause as Error)?.message ?? String(cause)}. Its followers stop when they next poll.`,
+    );
   }
 
-  #wake(run: CallRun): void {
-    for (const wake of run.waiters) wake();
-    run.waiters.clear();
-  }
-
-  #forgetOld(): void {
-    const finished = [...this.#runs.values()].filter((run) => run.summary.status !== 'running');
-    for (const run of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) {
-      this.#runs.delete(run.summary.runId);
-    }
-  }
-
-  /** The summary of a background call, or `null` when it is not one of this server's. */
-  state(runId: string): CallRunSummary | null {
-    const run = this.#runs.get(runId);
-    return run ? { ...run.summary } : null;
+  /** The summary of a background call, or `null` when it is not one (an ensemble run id, or unknown). */
+  async state(runId: string): Promise<CallRunSummary | null> {
+    if (!runId.startsWith(CALL_RUN_PREFIX)) return null;
+    return this.#log.summary(runId);
   }
 
   /**
@@ -151,40 +180,63 @@ export class CallRuns {
     after = -1,
     signal?: AbortSignal,
   ): AsyncGenerator<[number, CallRunEvent]> {
-    const run = this.#runs.get(runId);
-    if (!run) return;
-    let next = Math.max(0, after + 1);
-    for (;;) {
-      while (next < run.events.length) {
-        yield [next, run.events[next]!];
-        next += 1;
+    if (!(await this.state(runId))) return;
+    let wake = () => undefined as void;
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const poke = () => wake();
+    const stopWatching = await this.#log.watch(runId, poke);
+    const local = this.#local.get(runId) ?? new Set();
+    this.#local.set(runId, local.add(poke));
+    signal?.addEventListener('abort', poke, { once: true });
+    try {
+      let next = Math.max(0, after + 1);
+      while (!signal?.aborted) {
+        const waiting = changed;
+        const events = await this.#log.events(runId, next);
+        for (const event of events) {
+          yield [next, event];
+          next += 1;
+          if (isLastRunEvent(event)) return;
+        }
+        if (events.length > 0) continue;
+        const summary = await this.#log.summary(runId);
+        if (!summary || summary.status !== 'running') {
+          // It ended while we read: take what it recorded meanwhile, then stop.
+          if ((await this.#log.events(runId, next)).length === 0) return;
+          continue;
+        }
+        const tick = sleep(1_000, undefined, { ref: false });
+        await Promise.race([waiting, tick]);
+        changed = new Promise<void>((resolve) => (wake = resolve));
       }
-      if (run.summary.status !== 'running' || signal?.aborted) return;
-      await new Promise<void>((resolve) => {
-        const onAbort = () => resolve();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        run.waiters.add(() => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        });
-      });
+    } finally {
+      signal?.removeEventListener('abort', poke);
+      stopWatching();
+      local.delete(poke);
+      if (local.size === 0 && this.#local.get(runId) === local) this.#local.delete(runId);
     }
   }
 
-  /** Cancels a running call; false when it is not running (null: unknown). */
-  cancel(runId: string, reason: string): boolean | null {
-    const run = this.#runs.get(runId);
-    if (!run) return null;
-    if (run.summary.status !== 'running') return false;
-    run.controller.abort(new Error(reason));
+  /**
+   * Cancels a running call wherever it runs and waits up to `waitMs` for it to stop; false when it
+   * is not running, `null` when it is not a background call.
+   */
+  async cancel(runId: string, reason: string, waitMs = 5_000): Promise<boolean | null> {
+    const summary = await this.state(runId);
+    if (!summary) return null;
+    if (summary.status !== 'running') return false;
+    const local = this.#driving.get(runId);
+    if (local) local.controller.abort(new Error(reason));
+    else await this.#log.requestCancel(runId, reason);
+    const until = Date.now() + waitMs;
+    while (Date.now() < until && (await this.state(runId))?.status === 'running') await sleep(20);
     return true;
   }
 
-  /** Cancels every running call and waits for them to end. */
+  /** Cancels every call this server drives and waits for them to end. */
   async close(): Promise<void> {
-    for (const run of this.#runs.values()) {
-      if (run.summary.status === 'running') run.controller.abort(new Error('The server stopped.'));
-    }
-    await Promise.all([...this.#runs.values()].map((run) => run.done));
+    const driving = [...this.#driving.values()];
+    for (const { controller } of driving) controller.abort(new Error('The server stopped.'));
+    await Promise.all(driving.map(({ done }) => done));
   }
 }

@@ -127,7 +127,13 @@ export function ChatView({
     try {
       const res = await streamEvents<AgencyStreamEvent>(
         `/agencies/${encodeURIComponent(agency.name)}/responses/stream`,
-        { message, ...(chatId ? { chatId } : {}), ...(recipient ? { recipient } : {}) },
+        // Abort drops the stream; the server then cancels the call (it would run on otherwise).
+        {
+          message,
+          ...(chatId ? { chatId } : {}),
+          ...(recipient ? { recipient } : {}),
+          onDisconnect: 'cancel',
+        },
         (event) => update((turn) => ({ ...turn, tree: applyEvent(turn.tree, event) })),
         abort.signal,
       );

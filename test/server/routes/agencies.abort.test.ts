@@ -42,14 +42,14 @@ function build() {
   return { agency, store, leadModel, workerModel };
 }
 
-describe('a client that disconnects mid-stream', () => {
+describe('a client that disconnects mid-stream with onDisconnect: "cancel"', () => {
   it('aborts the run: the model is not called again and no thread keeps a call without its result', async () => {
     const { agency, store, leadModel, workerModel } = build();
     const server = await listen({ agencies: [agency], demo: false });
     const client = new AbortController();
     const res = await post(
       `${server.url}/agencies/gated/responses/stream`,
-      { message: 'go', chatId: 'gone' },
+      { message: 'go', chatId: 'gone', onDisconnect: 'cancel' },
       {},
       client.signal,
     );

@@ -57,10 +57,16 @@ describe('POST /agencies/:name/responses/stream', () => {
     expect(events.map((e) => e.event)).toEqual(parsed.map((e) => e.type));
     expect(events.map((e) => e.id)).toEqual(events.map((_, i) => String(i)));
     expect(parsed.at(-1)!.type).toBe('run_completed');
-    const tagged = parsed.filter((e) => e.type !== 'run_completed' && e.type !== 'error') as Array<
+    // The first event names the background run the stream follows (also in a header).
+    const runId = res.headers.get('x-colloquy-run-id');
+    expect(runId).toMatch(/^callrun_/);
+    expect(parsed[0]).toEqual({ type: 'run_started', runId, agency: 'demo', chatId: 'chat-sse' });
+    const tagged = parsed
+      .slice(1)
+      .filter((e) => e.type !== 'run_completed' && e.type !== 'error') as Array<
       AgencyStreamEvent & { agent: string; callerAgent: string | null; runId: string }
     >;
-    expect(tagged.length).toBe(parsed.length - 1);
+    expect(tagged.length).toBe(parsed.length - 2);
     for (const event of tagged) {
       expect(typeof event.agent).toBe('string');
       expect(event.runId).toMatch(/^run_/);
