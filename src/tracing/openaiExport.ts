@@ -8,11 +8,12 @@ import type { Span as SdkSpan, SpanData, Trace, TracingProcessor } from '@openai
 import { getDefaultLogger } from '../logger.js';
 
 type Item = Trace | SdkSpan<SpanData>;
+type Exporter = { export(items: Item[]): Promise<void> };
 
 /** Sends each finished, exportable trace and its spans to OpenAI in one batch. */
 export class OpenAIExportProcessor implements TracingProcessor {
   readonly #items = new Map<string, Item[]>();
-  #exporter: Promise<{ export(items: Item[]): Promise<void> }> | undefined;
+  #exporter: Promise<Exporter> | undefined;
 
   async onTraceStart(trace: Trace): Promise<void> {
     if (trace.metadata?.['colloquy.export'] !== false) this.#items.set(trace.traceId, [trace]);
@@ -26,10 +27,11 @@ export class OpenAIExportProcessor implements TracingProcessor {
     this.#items.delete(trace.traceId);
     if (!items) return;
     this.#exporter ??= import('@openai/agents-openai').then(
-      ({ OpenAITracingExporter }) => new OpenAITracingExporter(),
+      ({ OpenAITracingExporter }): Exporter => new OpenAITracingExporter(),
     );
     try {
-      await (await this.#exporter).export(items);
+      const exporter: Exporter = await this.#exporter;
+      await exporter.export(items);
     } catch (error) {
       getDefaultLogger().warn({ err: error }, 'could not export a trace to OpenAI');
     }
