@@ -22,7 +22,7 @@ export type { LiveTrace, TraceBinding, TraceListener } from './tracing/recorder.
 export { traceCall } from './tracing/traceCall.js';
 export type { TraceCallOptions } from './tracing/traceCall.js';
 export { createOtlpListener } from './tracing/otlp.js';
-export type { OtlpListener, OtlpListenerOptions } from './tracing/otlp.js';
+export type { OtlpListener, OtlpListenerOptions, OtlpSpanExporter } from './tracing/otlp.js';
 export {
   InMemoryTracingProcessor,
   OpenTelemetryTracingProcessor,
