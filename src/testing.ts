@@ -17,7 +17,7 @@ export { lastItem, lastUserText, toolOutputsSinceUser } from './models/requestTe
 export { MemoryStore } from './stores/memory.js';
 export { ReplayModel } from './models/replayModel.js';
 export { RecordingModel } from './models/recordingModel.js';
-export { InMemoryTracingProcessor } from './models/tracing.js';
+export { InMemoryTracingProcessor } from './tracing/sdkProcessors.js';
 export { parseCitations } from './files/searchTool.js';
 export { runStoreConformance } from './testing/storeConformance.js';
 export type { StoreConformanceOptions } from './testing/storeConformance.js';

@@ -5,29 +5,34 @@
  * @module
  */
 export {
+  currentTracing,
   flushTracing,
   getTraceRecorder,
+  restoreTraceProcessors,
   setupTracing,
   shutdownTracing,
   tracingOffByEnv,
 } from './tracing/setup.js';
 export type { SetupTracingOptions } from './tracing/setup.js';
+export { resolveTracing, runnerTracingConfig, traceContentOffByEnv } from './tracing/resolve.js';
+export type { ResolvedTracing, RunnerTracingConfig, TracingOptions } from './tracing/resolve.js';
+export { TracingHub } from './tracing/hub.js';
 export { TraceRecorder } from './tracing/recorder.js';
 export type { LiveTrace, TraceBinding, TraceListener } from './tracing/recorder.js';
 export { traceCall } from './tracing/traceCall.js';
 export type { TraceCallOptions } from './tracing/traceCall.js';
 export { createOtlpListener } from './tracing/otlp.js';
-export type { OtlpListener, OtlpListenerOptions } from './tracing/otlp.js';
+export type { OtlpListener, OtlpListenerOptions, OtlpSpanExporter } from './tracing/otlp.js';
 export {
-  configureTracing,
   InMemoryTracingProcessor,
   OpenTelemetryTracingProcessor,
-} from './models/tracing.js';
+} from './tracing/sdkProcessors.js';
 export type {
-  ConfigureTracingOptions,
   OpenTelemetryTracingProcessorOptions,
   RecordedSpan,
-} from './models/tracing.js';
+} from './tracing/sdkProcessors.js';
+export { configureTracing } from './tracing/configure.js';
+export type { ConfigureTracingOptions } from './tracing/configure.js';
 export { MemoryTraceStore, TRACE_SCHEMA_VERSION } from './stores/traceStore.js';
 export type { MemoryTraceStoreOptions } from './stores/traceStore.js';
 export {

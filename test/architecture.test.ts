@@ -1,5 +1,9 @@
-// The folders of src/ form layers without cycles, type imports included. Checked from the source
-// with the TypeScript parser (test/support/importGraph.ts), so the test needs no extra tooling.
+// The folders of src/ form layers without cycles, type imports included; the Agents SDK's
+// internals are touched only in src/sdk/; module-level mutable state is a short, commented list.
+// Checked from the source with the TypeScript parser (test/support/importGraph.ts and
+// sourceRules.ts), so the test needs no extra tooling.
+import * as agentsCore from '@openai/agents-core';
+import * as agentsOpenai from '@openai/agents-openai';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +15,12 @@ import {
   type FolderEdge,
   type LayerRules,
 } from './support/importGraph.js';
+import { moduleState, sdkInternalUses, sourceFiles } from './support/sourceRules.js';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /**
- * base files → models, stores → config.ts, threads → files, agency, ensembles → demo → server,
+ * base files → sdk → models, stores → config.ts, threads → files, agency, ensembles → demo → server,
  * testing → cli → entry points (lower ranks are imported by higher ones). (`config.ts` sits above models: it loads a project's profiles,
  * while models never read the project config.)
  */
@@ -30,6 +35,7 @@ const RULES: LayerRules = {
     'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
+    sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
     stores: 1,
     'config.ts': 2,
@@ -155,5 +161,141 @@ describe('the graph checks themselves', () => {
     expect(problems.join('\n')).toMatch(/same-layer import: files -> agency/);
     expect(problems.join('\n')).toMatch(/only cli may import demo: server -> demo/);
     expect(problems.join('\n')).toMatch(/unranked folder: agency -> nowhere/);
+  });
+});
+
+/** Class names the SDK packages export that a `constructor.name` check would compare with. */
+const SDK_CLASS_NAMES = new Set(
+  [...Object.keys(agentsCore), ...Object.keys(agentsOpenai)].filter((name) =>
+    /^[A-Z]\w*(Model|Processor|Exporter|Provider)$/.test(name),
+  ),
+);
+const SDK_RULES = {
+  allowedUnderscoreMembers: ['_meta', '__esModule'],
+  sdkClassNames: SDK_CLASS_NAMES,
+};
+
+describe('the Agents SDK behind one door (src/sdk/)', () => {
+  const files = sourceFiles(src);
+
+  it('reads internals (underscore members, deep imports, class-name checks) only in src/sdk/', () => {
+    const outside = files
+      .filter(({ file }) => !file.startsWith('sdk/'))
+      .flatMap(({ file, source }) => sdkInternalUses(file, source, SDK_RULES))
+      .map((use) => `src/${use.file}:${use.line} ${use.what} (move it into src/sdk/)`);
+    expect(outside).toEqual([]);
+  });
+
+  it('finds the internals src/sdk/ does read (so the check is not blind)', () => {
+    const inside = files
+      .filter(({ file }) => file.startsWith('sdk/'))
+      .flatMap(({ file, source }) => sdkInternalUses(file, source, SDK_RULES))
+      .map((use) => use.what);
+    expect(inside).toEqual(
+      expect.arrayContaining(['member _context', 'member _internal', 'member _response']),
+    );
+    expect(inside.some((what) => what.includes('agentToolRunResults'))).toBe(true);
+  });
+
+  it('catches each form of access', async () => {
+    const ts = (await import('typescript')).default;
+    const text = [
+      'state._context;',
+      "request['_internal'];",
+      "import('@openai/agents-core/dist/agentToolRunResults.mjs');",
+      "model.constructor.name === 'OpenAIResponsesModel';",
+      "import('@openai/agents-extensions/ai-sdk');", // an exported subpath: public
+      'extra._meta;',
+    ].join('\n');
+    const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true);
+    expect(sdkInternalUses('x.ts', source, SDK_RULES).map((use) => use.what)).toEqual([
+      'member _context',
+      'member _internal',
+      'deep import @openai/agents-core/dist/agentToolRunResults.mjs',
+      "SDK class name 'OpenAIResponsesModel'",
+    ]);
+  });
+});
+
+/**
+ * The module-level mutable state src/ may keep (`file:binding`; `file:globalThis` for a write to
+ * globalThis). Anything else fails: put new state on the object it belongs to (an Agency, a
+ * store, a runtime) instead. Each entry says why it is process-wide.
+ */
+const MODULE_STATE: Record<string, string> = {
+  'agency/call.ts:frames': 'the frame of each running call, weakly keyed by its SDK RunContext',
+  'agency/journal/journaledModel.ts:running':
+    'the run whose model calls are journaled (async context)',
+  'agency/journal/journaledTool.ts:current':
+    'the tool call being run, for idempotencyKey (async context)',
+  'agency/journal/stepJournal.ts:scope': 'the step journal of the call being run (async context)',
+  'memory/ensembleMemory.ts:backends':
+    'memory backends beside thread stores, weakly keyed by the store',
+  'queue/callOwner.ts:recordsByStore': "a worker's owner records, weakly keyed by the store",
+  'schedules/timing.ts:parser': 'cron-parser, imported once on first use (optional peer)',
+  'agency/chatGate.ts:gates': 'per-store chat gates, weakly keyed by the store',
+  'agency/completion.ts:warned': 'warn once per process',
+  'cli/commands/evalTarget.ts:registry': 'the project profiles, loaded once per CLI process',
+  'cli/loadModule.ts:cache': 'loaded user modules of the CLI process',
+  'cli/loadModule.ts:registering': 'tsx is registered once per process',
+  'ensembles/conditions.ts:converted': 'compiled-condition cache, weakly keyed',
+  'ensembles/scheduler.ts:compiled': 'compiled conditions, by source text',
+  'ensembles/spawnHelper.ts:enabled': 'the one spawn helper process',
+  'ensembles/spawnHelper.ts:helper': 'the one spawn helper process',
+  'ensembles/spawnHelper.ts:broken': 'the one spawn helper process',
+  'ensembles/spawnHelper.ts:nextId': 'the one spawn helper process',
+  'ensembles/spawnHelper.ts:running': 'the one spawn helper process',
+  'ensembles/tracing.ts:openAgents': 'open ensemble agent spans across nested runs',
+  'evals/caseModel.ts:current': 'AsyncLocalStorage: the model of the eval case being run',
+  'evals/caseModel.ts:installed': 'agencies already given case models, weakly keyed',
+  'logger.ts:globalThis': 'the default logger, shared by every copy of colloquy in a process',
+  'models/attempts.ts:runListeners': 'AsyncLocalStorage: the attempt listener of a running call',
+  'models/cassette.ts:recording': 'cassettes being recorded, by file path',
+  'models/pricing.ts:attached': 'prices attached to model objects, weakly keyed',
+  'models/scriptedModel.ts:nextCallId': 'ids of scripted calls (tests)',
+  'models/scriptedModel.ts:nextMessageId': 'ids of scripted messages (tests)',
+  'server/auth/principal.ts:storage': 'AsyncLocalStorage of the signed-in user of a request',
+  'server/pendingCalls.ts:byRegistry': 'pending calls, weakly keyed by the registry',
+  'stores/fence.ts:active': 'AsyncLocalStorage: the lease fences of the running work',
+  'stores/lease.ts:processLeases': 'in-process leases, shared by stores of one file',
+  'stores/traceStores.ts:linked': 'trace stores linked to thread stores, weakly keyed',
+  'stores/traceStores.ts:delegates': 'thread stores that delegate their traces, weakly keyed',
+  'tracing/setup.ts:globalThis':
+    'the recorder and hub, shared by every copy of colloquy in a process (as the SDK provider is)',
+};
+
+describe('module-level mutable state', () => {
+  const found = sourceFiles(src).flatMap(({ file, source }) => moduleState(file, source));
+
+  it('is only the allow-listed state', () => {
+    const extra = [...new Set(found.map((state) => state.what))].filter(
+      (what) => !(what in MODULE_STATE),
+    );
+    expect(extra).toEqual([]);
+  });
+
+  it('keeps no stale allowance', () => {
+    const present = new Set(found.map((state) => state.what));
+    expect(Object.keys(MODULE_STATE).filter((what) => !present.has(what))).toEqual([]);
+  });
+
+  it('finds let, empty collections, AsyncLocalStorage and globalThis writes', async () => {
+    const ts = (await import('typescript')).default;
+    const text = [
+      'let count = 0;',
+      'const cache = new Map();',
+      "const TABLE = new Set(['a']);", // filled at creation: a lookup table
+      'const storage = new AsyncLocalStorage();',
+      'const holder = globalThis as { x?: number };',
+      'export function f() { holder.x = 1; (globalThis as any).y = 2; let local = 1; }',
+    ].join('\n');
+    const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true);
+    expect(moduleState('x.ts', source).map((state) => state.what)).toEqual([
+      'x.ts:count',
+      'x.ts:cache',
+      'x.ts:storage',
+      'x.ts:globalThis',
+      'x.ts:globalThis',
+    ]);
   });
 });

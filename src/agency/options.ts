@@ -20,6 +20,8 @@ import { resolveInstructions } from './instructions.js';
 import type { EntryRouter } from './router.js';
 import type { AgencyHooks } from './runtime.js';
 import { defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
+import { runnerTracingConfig } from '../tracing/resolve.js';
+import { currentTracing } from '../tracing/setup.js';
 
 /** Options of {@link Agency}. */
 export interface AgencyOptions {
@@ -216,10 +218,7 @@ export function resolveAgencyOptions(
     traceContent: options.traceContent,
     runner:
       options.runner ??
-      new Runner({
-        tracingDisabled: !tracing,
-        traceIncludeSensitiveData: options.traceContent ?? true,
-      }),
+      new Runner(runnerTracingConfig({ tracing, content: options.traceContent }, currentTracing())),
     context: { ...options.userContext },
     maxTurns,
     maxTurnsByAgent,

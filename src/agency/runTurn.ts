@@ -27,6 +27,7 @@ import type { PreparedInput } from './input.js';
 import { withValidationRetries } from './validation.js';
 import { budgetedView } from '../threads/view.js';
 import { journaledModel, withJournalFrame } from './journal/journaledModel.js';
+import { runStateContext } from '../sdk/runStateContext.js';
 
 /** The outcome of a turn. */
 export interface TurnOutcome {
@@ -174,7 +175,7 @@ async function runInput(
   }
   if (typeof resume.state !== 'string') {
     applyDecisions(resume.state, frame.call.decisions);
-    return { context: resume.state._context, input: resume.state };
+    return { context: runStateContext(resume.state), input: resume.state };
   }
   const context = new RunContext(frame.call.context);
   const agent = agentOf(runtime, frame);

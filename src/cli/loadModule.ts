@@ -102,7 +102,13 @@ async function importFile(
       // A reload must re-read the module and the files it imports: tsImport loads them under a
       // new namespace (with their own copy of Colloquy and the SDK, which is why it is only used
       // for reloads).
-      return (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+      const module = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<
+        string,
+        unknown
+      >;
+      // That SDK copy adds its console exporter when imported: register only Colloquy's again.
+      (await import('../tracing/setup.js')).restoreTraceProcessors();
+      return module;
     }
     // One process-wide loader: 'colloquy' and the SDK imported by the module are the CLI's own
     // instances, so their settings (tracing, default model provider) are shared. A JavaScript

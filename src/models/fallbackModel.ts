@@ -21,6 +21,7 @@ import type { AttemptReporterOptions } from './attempts.js';
 import { markModelError } from './modelError.js';
 import { attachRetryDecision, classifyModelError } from './retry.js';
 import type { ModelErrorClass } from './retry.js';
+import { isRunnerManagedRetry } from '../sdk/runnerManagedRetry.js';
 
 /** One profile of a fallback chain. */
 export interface FallbackMember {
@@ -107,8 +108,7 @@ export class FallbackModel implements Model {
 
   #state(request: ModelRequest): CallState {
     const key = request.modelSettings as object;
-    const internal = (request as { _internal?: { runnerManagedRetry?: boolean } })._internal;
-    const isRepeat = internal?.runnerManagedRetry === true;
+    const isRepeat = isRunnerManagedRetry(request);
     let state = isRepeat ? this.#calls.get(key) : undefined;
     if (!state) {
       state = { member: 0, failures: 0, runnerAttempts: 0, callAttempts: 0 };

@@ -12,14 +12,8 @@ import {
   withGenerationSpan,
 } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
-
-/** Models of the Agents SDK that open generation spans themselves. */
-const SELF_TRACED = new Set([
-  'OpenAIResponsesModel',
-  'OpenAIResponsesWSModel',
-  'OpenAIChatCompletionsModel',
-  'AiSdkModel',
-]);
+import { requestTracingParent } from '../sdk/requestTracingParent.js';
+import { opensOwnGenerationSpans } from '../sdk/selfTracedModel.js';
 
 const TRACED = Symbol('colloquy.tracedModel');
 
@@ -29,11 +23,6 @@ export function modelLabel(model: Model): string {
   if (typeof named === 'string' && named !== '') return named;
   const className = model.constructor?.name ?? 'model';
   return className.replace(/Model$/, '').replace(/^./, (c) => c.toLowerCase()) || 'model';
-}
-
-function tracingParent(request: ModelRequest): Parameters<typeof createGenerationSpan>[1] {
-  return (request as { _internal?: { tracingParent?: Parameters<typeof createGenerationSpan>[1] } })
-    ._internal?.tracingParent;
 }
 
 function usageData(usage: { inputTokens?: number; outputTokens?: number } | undefined) {
@@ -85,7 +74,7 @@ export class TracedModel implements Model {
         return response;
       },
       { data: { model: this.label } },
-      tracingParent(request),
+      requestTracingParent(request),
     );
   }
 
@@ -94,7 +83,10 @@ export class TracedModel implements Model {
       yield* this.inner.getStreamedResponse(request);
       return;
     }
-    const span = createGenerationSpan({ data: { model: this.label } }, tracingParent(request));
+    const span = createGenerationSpan(
+      { data: { model: this.label } },
+      requestTracingParent(request),
+    );
     span.start();
     setCurrentSpan(span);
     try {
@@ -124,6 +116,6 @@ export class TracedModel implements Model {
 /** The model wrapped in {@link TracedModel}, unless it traces itself or is wrapped already. */
 export function tracedModel(model: Model): Model {
   if ((model as { [TRACED]?: boolean })[TRACED]) return model;
-  if (SELF_TRACED.has(model.constructor?.name ?? '')) return model;
+  if (opensOwnGenerationSpans(model)) return model;
   return new TracedModel(model);
 }

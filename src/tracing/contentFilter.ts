@@ -8,6 +8,7 @@
  * @module
  */
 import { Span, type SpanData, type Trace, type TracingProcessor } from '@openai/agents-core';
+import { responseSpanWithoutContent } from '../sdk/responseSpanData.js';
 import { cutText } from '../stores/traceBounds.js';
 
 /** Says whether trace `traceId` keeps message and tool text (the recorder knows each trace's). */
@@ -18,7 +19,11 @@ const WRAPPED = Symbol.for('colloquy.tracing.contentFilter');
 /** What replaces a removed text. */
 export const CONTENT_REMOVED = '[content off]';
 
-/** `data` without message, model or tool text (a new object). */
+/**
+ * `data` without message, model or tool text (a new object): a tool's arguments and output, a
+ * model call's input, output and instructions (a `response` span's input and output items; usage
+ * is kept), speech and transcription text, and the text fields of custom spans.
+ */
 export function stripSpanData(data: SpanData): SpanData {
   const copy = { ...data } as Record<string, unknown>;
   switch (data.type) {
@@ -27,17 +32,23 @@ export function stripSpanData(data: SpanData): SpanData {
       copy.output = CONTENT_REMOVED;
       delete copy.mcp_data;
       break;
-    case 'generation':
+    case 'generation': {
+      delete copy.input;
+      delete copy.output;
+      const config = data.model_config as Record<string, unknown> | undefined;
+      if (config && 'instructions' in config) {
+        const { instructions: _instructions, ...settings } = config;
+        copy.model_config = settings;
+      }
+      break;
+    }
+    case 'agent': // the SDK's agent spans carry no text; a processor's own fields may
+    case 'speech_group':
       delete copy.input;
       delete copy.output;
       break;
-    case 'response': {
-      delete copy._input;
-      const usage = (data as { _response?: { usage?: unknown } })._response?.usage;
-      if (usage === undefined) delete copy._response;
-      else copy._response = { usage };
-      break;
-    }
+    case 'response':
+      return responseSpanWithoutContent(data);
     case 'transcription':
     case 'speech':
       delete copy.input;

@@ -76,6 +76,19 @@ export interface OtlpListenerOptions {
   url?: string;
   /** `service.name` (default `$OTEL_SERVICE_NAME`, else `colloquy`). */
   serviceName?: string;
+  /**
+   * The OpenTelemetry span exporter (default: OTLP/HTTP to `url`); e.g. an `InMemorySpanExporter`
+   * in tests, or another protocol's exporter. (Typed by shape, so that the published types need
+   * no OpenTelemetry package.)
+   */
+  exporter?: OtlpSpanExporter;
+}
+
+/** The shape of an OpenTelemetry `SpanExporter` (`@opentelemetry/sdk-trace`). */
+export interface OtlpSpanExporter {
+  export(spans: never[], resultCallback: (result: { code: number; error?: Error }) => void): void;
+  shutdown(): Promise<void>;
+  forceFlush?(): Promise<void>;
 }
 
 /** A trace listener that exports finished traces over OTLP/HTTP; `close` flushes and stops. */
@@ -108,7 +121,9 @@ export async function createOtlpListener(options: OtlpListenerOptions = {}): Pro
     importOptionalPeer('@opentelemetry/resources', () => import('@opentelemetry/resources')),
   ]);
   const api = await import('@opentelemetry/api');
-  const exporter = new OTLPTraceExporter(options.url ? { url: options.url } : {});
+  const exporter =
+    (options.exporter as InstanceType<typeof OTLPTraceExporter> | undefined) ??
+    new OTLPTraceExporter(options.url ? { url: options.url } : {});
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       'service.name': options.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'colloquy',

@@ -1,50 +1,35 @@
 /**
- * Tracing on by default. {@link setupTracing} registers the {@link TraceRecorder} with the SDK's
- * trace provider (so every agency call and ensemble run is recorded and saved next to the
- * threads), turns on OTLP export when `OTEL_EXPORTER_OTLP_ENDPOINT` or
- * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, and the OpenAI traces exporter when
- * `OPENAI_API_KEY` is set. `COLLOQUY_TRACING=off` keeps spans in the process only (for logs and
- * progress): nothing is saved or exported.
+ * Tracing on by default. {@link setupTracing} applies {@link resolveTracing}'s settings: it
+ * registers the {@link TraceRecorder} with the SDK (through one {@link TracingHub}, so every
+ * agency call and ensemble run is recorded and saved next to the threads), turns on OTLP export
+ * when `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, and the
+ * OpenAI traces exporter when `OPENAI_API_KEY` is set. `COLLOQUY_TRACING=off` keeps spans in the
+ * process only (for logs and progress): nothing is saved or exported. `COLLOQUY_TRACE_CONTENT=off`
+ * keeps message and tool text out of the recorder, OTLP and every SDK processor.
  * @module
  */
-import {
-  getGlobalTraceProvider,
-  setTraceProcessors,
-  setTracingDisabled,
-  type Span as SdkSpan,
-  type SpanData,
-  type Trace,
-  type TracingProcessor,
-} from '@openai/agents-core';
+import { getGlobalTraceProvider, type TracingProcessor } from '@openai/agents-core';
 import { getDefaultLogger } from '../logger.js';
-import type { TraceStore } from '../stores/traceStore.js';
-import { createOtlpListener, otlpRequested, otlpTracesUrl, type OtlpListener } from './otlp.js';
-import { withoutContent } from './contentFilter.js';
+import { TracingHub } from './hub.js';
 import { createLogListener } from './logListener.js';
+import { OpenAIExportProcessor } from './openaiExport.js';
+import { createOtlpListener, type OtlpListener } from './otlp.js';
 import { TraceRecorder } from './recorder.js';
+import { resolveTracing, type ResolvedTracing, type TracingOptions } from './resolve.js';
 
-/** Options of {@link setupTracing}. Every field is optional. */
-export interface SetupTracingOptions {
-  /** Save and export traces (default: unless `COLLOQUY_TRACING=off`). */
-  enabled?: boolean;
-  /** Where traces not bound to an agency's store go (default none). */
-  store?: TraceStore;
-  /** Keep message and tool text in spans (default true; `COLLOQUY_TRACE_CONTENT=off` turns it off). */
-  content?: boolean;
-  /** Export over OTLP/HTTP (default: when an `OTEL_EXPORTER_OTLP_*ENDPOINT` is set). */
-  otlp?: boolean;
-  /** Export to OpenAI's traces dashboard (default: when `OPENAI_API_KEY` is set). */
-  openai?: boolean;
-  /** More SDK processors to register next to the recorder. */
-  processors?: TracingProcessor[];
-  /** Where the variables are read (default `process.env`). */
-  env?: NodeJS.ProcessEnv;
-}
+export { tracingOffByEnv } from './resolve.js';
+
+/**
+ * Options of {@link setupTracing}.
+ * @deprecated Use {@link TracingOptions} (the same fields).
+ */
+export type SetupTracingOptions = TracingOptions;
 
 interface TracingState {
   recorder: TraceRecorder;
+  hub: TracingHub;
+  resolved: ResolvedTracing;
   otlp?: Promise<OtlpListener | undefined>;
-  processors: TracingProcessor[];
 }
 
 /**
@@ -53,13 +38,6 @@ interface TracingState {
  */
 const STATE = Symbol.for('colloquy.tracing.state');
 const holder = globalThis as { [STATE]?: TracingState };
-function readState(): TracingState | undefined {
-  return holder[STATE];
-}
-
-function writeState(next: TracingState | undefined): void {
-  holder[STATE] = next;
-}
 
 function newRecorder(): TraceRecorder {
   const recorder = new TraceRecorder();
@@ -67,54 +45,12 @@ function newRecorder(): TraceRecorder {
   return recorder;
 }
 
-/** Whether an environment turns tracing off (`COLLOQUY_TRACING=off|false|0`). */
-export function tracingOffByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^(off|false|0|no)$/i.test(env.COLLOQUY_TRACING ?? '');
-}
-
-/**
- * Exports SDK traces with OpenAI's exporter (loaded on first use), skipping traces whose metadata
- * says `colloquy.export: false`.
- */
-class OpenAIExportProcessor implements TracingProcessor {
-  readonly #items = new Map<string, Array<Trace | SdkSpan<SpanData>>>();
-  #exporter:
-    Promise<{ export(items: Array<Trace | SdkSpan<SpanData>>): Promise<void> }> | undefined;
-
-  async onTraceStart(trace: Trace): Promise<void> {
-    if (trace.metadata?.['colloquy.export'] !== false) this.#items.set(trace.traceId, [trace]);
-  }
-  async onSpanStart(): Promise<void> {}
-  async onSpanEnd(span: SdkSpan<SpanData>): Promise<void> {
-    this.#items.get(span.traceId)?.push(span);
-  }
-  async onTraceEnd(trace: Trace): Promise<void> {
-    const items = this.#items.get(trace.traceId);
-    this.#items.delete(trace.traceId);
-    if (!items) return;
-    this.#exporter ??= import('@openai/agents-openai').then(
-      ({ OpenAITracingExporter }) => new OpenAITracingExporter(),
-    );
-    try {
-      await (await this.#exporter).export(items);
-    } catch (error) {
-      getDefaultLogger().warn({ err: error }, 'could not export a trace to OpenAI');
-    }
-  }
-  async shutdown(): Promise<void> {}
-  async forceFlush(): Promise<void> {}
-}
-
 /** Starts the OTLP listener; traces that end while its packages load wait for it. */
 function startOtlp(
   recorder: TraceRecorder,
-  url: string | undefined,
-  serviceName: string | undefined,
+  options: NonNullable<ResolvedTracing['otlp']>,
 ): Promise<OtlpListener | undefined> {
-  const listener = createOtlpListener({
-    ...(url ? { url } : {}),
-    ...(serviceName ? { serviceName } : {}),
-  }).catch((error: unknown) => {
+  const listener = createOtlpListener(options).catch((error: unknown) => {
     getDefaultLogger().error({ err: error }, 'could not start the OTLP trace exporter');
     return undefined;
   });
@@ -124,47 +60,6 @@ function startOtlp(
     },
   });
   return listener;
-}
-
-const GUARDED = Symbol.for('colloquy.tracing.guarded');
-
-/**
- * Importing `@openai/agents` (e.g. through the AI-SDK adapter, loaded on demand) calls the SDK's
- * `setDefaultOpenAITracingExporter()`, which replaces every processor. The provider's
- * `setProcessors` is wrapped once so that the recorder always stays registered, and the SDK's
- * default OpenAI batch exporter (and its console exporter) is dropped when export to OpenAI is not wanted (no key, or
- * tracing off), instead of warning "No API key provided" on every trace.
- */
-function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
-  const provider = getGlobalTraceProvider() as ReturnType<typeof getGlobalTraceProvider> & {
-    [GUARDED]?: { recorder: TraceRecorder; openai: boolean };
-  };
-  const guard = provider[GUARDED];
-  if (guard) {
-    guard.recorder = recorder;
-    guard.openai = openai;
-    return;
-  }
-  const state = { recorder, openai };
-  provider[GUARDED] = state;
-  const foreignBatch = (processor: TracingProcessor): boolean =>
-    !state.openai && processor.constructor?.name === 'BatchTraceProcessor';
-  // Every processor but the recorder sees content-free spans of traces whose content is off.
-  const filtered = (processor: TracingProcessor): TracingProcessor =>
-    processor === state.recorder
-      ? processor
-      : withoutContent(processor, (traceId) => state.recorder.keepsContent(traceId));
-  const original = provider.setProcessors.bind(provider);
-  provider.setProcessors = (list: TracingProcessor[]) => {
-    const kept = list.filter((processor) => !foreignBatch(processor)).map(filtered);
-    original(kept.includes(state.recorder) ? kept : [state.recorder, ...kept]);
-  };
-  // A second copy of the SDK (a module reloaded under its own loader namespace) registers its
-  // console exporter with `addTraceProcessor` when it is imported: keep that out too.
-  const register = provider.registerProcessor.bind(provider);
-  provider.registerProcessor = (processor: TracingProcessor) => {
-    if (!foreignBatch(processor)) register(filtered(processor));
-  };
 }
 
 /**
@@ -177,55 +72,66 @@ function guardProcessors(recorder: TraceRecorder, openai: boolean): void {
  * getTraceRecorder().subscribe({ onSpanEnd: (span) => console.log(span.kind, span.name) });
  * ```
  */
-export function setupTracing(options: SetupTracingOptions = {}): TraceRecorder {
-  const env = options.env ?? process.env;
-  const enabled = options.enabled ?? !tracingOffByEnv(env);
-  const state = readState();
+export function setupTracing(options: TracingOptions = {}): TraceRecorder {
+  const resolved = resolveTracing(options.env ?? process.env, options);
+  const state = holder[STATE];
   const recorder = state?.recorder ?? newRecorder();
-  recorder.persist = enabled;
-  recorder.defaultStore = options.store;
-  recorder.content =
-    options.content ?? !/^(off|false|0|no)$/i.test(env.COLLOQUY_TRACE_CONTENT ?? '');
-  const secrets = [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.COLLOQUY_API_KEY].filter(
-    (value): value is string => typeof value === 'string' && value.length >= 8,
-  );
-  recorder.secrets = secrets;
-  const processors: TracingProcessor[] = [recorder, ...(options.processors ?? [])];
-  if (enabled && (options.openai ?? Boolean(env.OPENAI_API_KEY)))
-    processors.push(new OpenAIExportProcessor());
-  const otlp =
-    enabled && (options.otlp ?? otlpRequested(env))
-      ? (state?.otlp ?? startOtlp(recorder, otlpTracesUrl(env), env.OTEL_SERVICE_NAME))
-      : undefined;
+  recorder.persist = resolved.enabled;
+  recorder.defaultStore = resolved.store;
+  recorder.content = resolved.content;
+  recorder.secrets = resolved.secrets;
+  const otlp = resolved.otlp ? (state?.otlp ?? startOtlp(recorder, resolved.otlp)) : undefined;
   if (state?.otlp && !otlp) void state.otlp.then((listener) => listener?.close());
-  writeState({ recorder, processors, ...(otlp ? { otlp } : {}) });
-  guardProcessors(recorder, enabled && Boolean(env.OPENAI_API_KEY));
-  setTraceProcessors(processors);
-  setTracingDisabled(false);
+  const processors: TracingProcessor[] = [...resolved.processors];
+  if (resolved.openai) processors.push(new OpenAIExportProcessor());
+  const hub = state?.hub ?? new TracingHub(recorder);
+  hub.setProcessors(recorder, processors);
+  holder[STATE] = { recorder, hub, resolved, ...(otlp ? { otlp } : {}) };
+  hub.install();
   return recorder;
 }
 
-/** The recorder, setting tracing up with the defaults on first use. */
+/**
+ * The recorder, setting tracing up with the defaults on first use; registers Colloquy's
+ * processor again if another processor list replaced it.
+ */
 export function getTraceRecorder(): TraceRecorder {
-  return readState()?.recorder ?? setupTracing();
+  const state = holder[STATE];
+  if (!state) return setupTracing();
+  state.hub.ensureInstalled();
+  return state.recorder;
+}
+
+/** The settings tracing was last set up with (resolved from the environment when it was not). */
+export function currentTracing(): ResolvedTracing {
+  return holder[STATE]?.resolved ?? resolveTracing();
+}
+
+/**
+ * Makes Colloquy's processor the SDK's only one again, dropping processors that other code added
+ * since (a second copy of the SDK, loaded by a reloaded module, adds its console exporter). Pass
+ * your own processors to {@link setupTracing} so that they are kept.
+ */
+export function restoreTraceProcessors(): void {
+  holder[STATE]?.hub.install();
 }
 
 /** Waits until finished traces are saved and exported (the CLI calls it before exiting). */
 export async function flushTracing(): Promise<void> {
-  const state = readState();
+  const state = holder[STATE];
   if (!state) return;
   await getGlobalTraceProvider().forceFlush();
-  await state.recorder.forceFlush();
+  await state.hub.forceFlush();
   const otlp = await state.otlp;
   await otlp?.forceFlush();
 }
 
 /** Flushes and stops exporters (tests and servers call it on shutdown). */
 export async function shutdownTracing(): Promise<void> {
-  const state = readState();
+  const state = holder[STATE];
   if (!state) return;
   await flushTracing();
   const otlp = await state.otlp;
   await otlp?.close();
-  writeState(undefined);
+  holder[STATE] = undefined;
 }

@@ -8,6 +8,7 @@
  */
 import type { SpanData } from '@openai/agents-core';
 import { redactString } from '../redact.js';
+import { responseSpanInput, responseSpanOutput } from '../sdk/responseSpanData.js';
 
 /** Options of {@link spanContent}. */
 export interface SpanContentOptions {
@@ -51,8 +52,8 @@ export function spanContent(
       break;
     }
     case 'response':
-      keep('input', raw._input);
-      keep('output', (raw._response as { output?: unknown } | undefined)?.output);
+      keep('input', responseSpanInput(data));
+      keep('output', responseSpanOutput(data));
       break;
     case 'function':
       keep('arguments', raw.input);

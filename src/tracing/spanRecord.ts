@@ -7,6 +7,7 @@
  */
 import type { Span as SdkSpan, SpanData } from '@openai/agents-core';
 import { redactSecrets, redactString } from '../redact.js';
+import { responseSpanUsage } from '../sdk/responseSpanData.js';
 import { boundValue, cutText, TRACE_TEXT_LIMIT } from '../stores/traceBounds.js';
 import type { SpanKind } from '../stores/traceStore.js';
 
@@ -97,10 +98,7 @@ export function spanAttributes(
     case 'response': {
       const generation = data as { model?: string; usage?: Record<string, unknown> };
       if (generation.model) out.model = generation.model;
-      const usage =
-        generation.usage ??
-        ((data as { _response?: { usage?: Record<string, unknown> } })._response?.usage as
-          Record<string, unknown> | undefined);
+      const usage = generation.usage ?? responseSpanUsage(data);
       const input = Number(usage?.input_tokens ?? usage?.inputTokens ?? 0);
       const output = Number(usage?.output_tokens ?? usage?.outputTokens ?? 0);
       if (usage) Object.assign(out, { inputTokens: input, outputTokens: output });

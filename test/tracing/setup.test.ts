@@ -1,6 +1,6 @@
 // setupTracing: one shared recorder, the environment switches (COLLOQUY_TRACING,
-// COLLOQUY_TRACE_CONTENT, secrets), the processor guard that keeps the recorder registered when
-// the SDK replaces processors, extra processors, and flush/shutdown.
+// COLLOQUY_TRACE_CONTENT, secrets), registering again when the SDK's processors were replaced,
+// extra processors, and flush/shutdown.
 import {
   BatchTraceProcessor,
   getGlobalTraceProvider,
@@ -18,11 +18,17 @@ import {
   shutdownTracing,
   tracingOffByEnv,
 } from '../../src/tracing/setup.js';
+import { traceCall } from '../../src/tracing/traceCall.js';
 
 afterEach(() => shutdownTracing());
 
 async function oneTrace(name: string): Promise<void> {
   await withTrace(name, async () => undefined);
+}
+
+/** A trace opened as an agency call opens one (registering Colloquy again if it was replaced). */
+async function oneCall(name: string): Promise<void> {
+  await traceCall({ name }, async () => undefined);
 }
 
 describe('tracingOffByEnv', () => {
@@ -79,7 +85,7 @@ describe('setupTracing', () => {
     expect(seen).toEqual(['start plain', 'end plain']);
   });
 
-  it('keeps the recorder registered when processors are replaced, dropping the OpenAI batch exporter without a key', async () => {
+  it('registers the recorder again when processors are replaced, dropping the OpenAI batch exporter', async () => {
     const store = new MemoryTraceStore();
     setupTracing({ env: {}, store });
     const exported: unknown[] = [];
@@ -87,7 +93,7 @@ describe('setupTracing', () => {
     const batch = new BatchTraceProcessor(exporter, { scheduleDelay: 10 });
     // What importing @openai/agents does: replace every processor with its batch exporter.
     setTraceProcessors([batch]);
-    await oneTrace('after replace');
+    await oneCall('after replace');
     await getGlobalTraceProvider().forceFlush();
     await flushTracing();
     expect((await store.listTraces()).map((trace) => trace.name)).toEqual(['after replace']);
@@ -95,14 +101,14 @@ describe('setupTracing', () => {
     await batch.shutdown();
   });
 
-  it('lets a later setup swap the recorder settings the guard uses', async () => {
+  it('lets a later setup swap the recorder settings', async () => {
     const store = new MemoryTraceStore();
     setupTracing({ env: {}, store });
     setupTracing({ env: { COLLOQUY_TRACING: 'off' }, store });
     const ended: StoredTrace[] = [];
     getTraceRecorder().subscribe({ onTraceEnd: (trace) => void ended.push(trace) });
     setTraceProcessors([]);
-    await oneTrace('not saved');
+    await oneCall('not saved');
     await flushTracing();
     expect(ended.map((trace) => trace.trace.name)).toEqual(['not saved']);
     expect(await store.listTraces()).toEqual([]);

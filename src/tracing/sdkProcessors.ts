@@ -1,41 +1,14 @@
 /**
- * Tracing setup. The Agents SDK traces every run (agent, turn, generation, function and custom
- * spans; nested `Runner.run` calls inside a tool become children of that tool's span). Colloquy
- * registers no exporter: nothing leaves the process unless you pass processors here.
- *
- * - {@link configureTracing}: choose the processors, or turn tracing off (the default for offline
- *   runs when no processor is given).
- * - {@link InMemoryTracingProcessor}: keeps finished spans in memory (tests, debugging).
- * - {@link OpenTelemetryTracingProcessor}: turns SDK traces and spans into OpenTelemetry spans
- *   through `@opentelemetry/api`; bring your own SDK and OTLP exporter (see docs/models.md).
+ * Two SDK trace processors for direct use: {@link InMemoryTracingProcessor} keeps finished spans
+ * in memory (tests, debugging); {@link OpenTelemetryTracingProcessor} turns SDK traces and spans
+ * into OpenTelemetry spans through `@opentelemetry/api` (bring your own OpenTelemetry SDK). Pass
+ * them to `setupTracing({ processors })`: with content off they get spans without message or
+ * tool text, like every other processor.
  * @module
  */
-import { setTraceProcessors, setTracingDisabled } from '@openai/agents-core';
 import type { Span as SdkSpan, SpanData, Trace, TracingProcessor } from '@openai/agents-core';
 import { context as otelContext, SpanStatusCode, trace as otelTrace } from '@opentelemetry/api';
 import type { Attributes, Span as OtelSpan, Tracer } from '@opentelemetry/api';
-
-/** Options of {@link configureTracing}. */
-export interface ConfigureTracingOptions {
-  /** Processors that receive every trace and span (default none). */
-  processors?: TracingProcessor[];
-  /** Turn tracing off (default: off when there are no processors). */
-  disabled?: boolean;
-}
-
-/**
- * Sets the SDK's global trace processors and whether tracing is on. Call once at start-up.
- *
- * @example
- * ```ts
- * configureTracing({ processors: [new OpenTelemetryTracingProcessor()] });
- * ```
- */
-export function configureTracing(options: ConfigureTracingOptions = {}): void {
-  const processors = options.processors ?? [];
-  setTraceProcessors(processors);
-  setTracingDisabled(options.disabled ?? processors.length === 0);
-}
 
 /** A finished span as kept by {@link InMemoryTracingProcessor}. */
 export interface RecordedSpan {

@@ -3,12 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createProfileRegistry } from '../../src/models/profiles.js';
 import { createModel } from '../../src/models/resolve.js';
-import {
-  configureTracing,
-  InMemoryTracingProcessor,
-  sdkSpanName,
-} from '../../src/models/tracing.js';
-import { runDemoFlow } from './demoFlow.js';
+import { configureTracing } from '../../src/tracing/configure.js';
+import { InMemoryTracingProcessor, sdkSpanName } from '../../src/tracing/sdkProcessors.js';
+import { runDemoFlow } from '../models/demoFlow.js';
 
 const registry = createProfileRegistry([
   {

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createProfileRegistry } from '../../src/models/profiles.js';
 import { createModel } from '../../src/models/resolve.js';
-import { configureTracing, OpenTelemetryTracingProcessor } from '../../src/models/tracing.js';
-import { runDemoFlow } from './demoFlow.js';
+import { configureTracing } from '../../src/tracing/configure.js';
+import { OpenTelemetryTracingProcessor } from '../../src/tracing/sdkProcessors.js';
+import { runDemoFlow } from '../models/demoFlow.js';
 
 interface FakeSpan {
   name: string;
@@ -87,7 +88,8 @@ describe('OpenTelemetryTracingProcessor', () => {
     const ancestors: string[] = [];
     for (let at = writer.parent; at; at = byId.get(at)?.parent) ancestors.push(at);
     expect(ancestors).toContain(tool.id);
-    expect(spans.every((span) => span.ended)).toBe(true);
+    // The SDK ends the trace without waiting; the root span ends when every processor has it.
+    await expect.poll(() => spans.every((span) => span.ended)).toBe(true);
     expect(
       spans.find((span) => span.name === 'custom model_attempt')?.attributes[
         'colloquy.data.outcome'
