@@ -10,8 +10,8 @@ import { ConfigError } from '../errors.js';
 import { cosine } from './embedder.js';
 import { mixedEmbedders, recordOf } from './memoryBackend.js';
 import { memoryTables, probePgvector, vectorLiteral } from './postgresSchema.js';
-import { blobVector, vectorBlob } from './sqliteSchema.js';
-import { entryOfRow, summaryOfRow, workingOfRow, type RecordRow } from './rows.js';
+import { blobVector } from './sqliteSchema.js';
+import { entryOfRow, recordValues, summaryOfRow, workingOfRow, type RecordRow } from './rows.js';
 import type {
   ForgetReport,
   MemoryBackend,
@@ -169,22 +169,7 @@ export class PostgresMemory implements MemoryBackend {
         `INSERT INTO ${this.#t('records')} (item_id, thread_id, agency, user_id, chat_id, position, role, agent, text, model, dimensions, created_at, vector${vector ? ', embedding' : ''})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13${vector ? ', $14::vector' : ''})
          ON CONFLICT (thread_id, item_id) DO NOTHING`,
-        [
-          e.itemId,
-          e.threadId,
-          e.agency,
-          e.userId,
-          e.chatId,
-          e.position,
-          e.role,
-          e.agent,
-          e.text,
-          e.model,
-          e.dimensions,
-          e.createdAt,
-          vectorBlob(e.vector),
-          ...(vector ? [vectorLiteral(e.vector)] : []),
-        ],
+        [...recordValues(e), ...(vector ? [vectorLiteral(e.vector)] : [])],
       );
     }
   }

@@ -2,7 +2,7 @@
  * Rows of memory's SQL tables (SQLite and Postgres use the same columns) turned into records.
  * @module
  */
-import { blobVector } from './sqliteSchema.js';
+import { blobVector, vectorBlob } from './sqliteSchema.js';
 import type { MemoryEntry, SummaryRecord, WorkingMemoryVersion } from './types.js';
 
 /** A row of `memory_records` / `colloquy_memory_records`. */
@@ -21,6 +21,28 @@ export interface RecordRow {
   dimensions: number;
   created_at: string;
   vector: Buffer;
+}
+
+/**
+ * An entry's record columns in table order (item_id … created_at, vector as a blob): the values
+ * both SQL backends insert, so the two cannot list them differently.
+ */
+export function recordValues(e: MemoryEntry, blob: Buffer = vectorBlob(e.vector)): unknown[] {
+  return [
+    e.itemId,
+    e.threadId,
+    e.agency,
+    e.userId,
+    e.chatId,
+    e.position,
+    e.role,
+    e.agent,
+    e.text,
+    e.model,
+    e.dimensions,
+    e.createdAt,
+    blob,
+  ];
 }
 
 /** A record row as an entry (vector decoded). */

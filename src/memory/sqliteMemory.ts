@@ -10,7 +10,7 @@ import * as sqliteVec from 'sqlite-vec';
 import { ConfigError } from '../errors.js';
 import { cosine } from './embedder.js';
 import { inScope, mixedEmbedders, recordOf } from './memoryBackend.js';
-import { entryOfRow, summaryOfRow, workingOfRow, type RecordRow } from './rows.js';
+import { entryOfRow, recordValues, summaryOfRow, workingOfRow, type RecordRow } from './rows.js';
 import { ensureVectorTable, migrateMemory, scopeKey, vectorBlob } from './sqliteSchema.js';
 import type {
   ForgetReport,
@@ -100,21 +100,7 @@ export class SqliteMemory implements MemoryBackend {
     );
     for (const e of entries) {
       const blob = vectorBlob(e.vector);
-      const info = record.run(
-        e.itemId,
-        e.threadId,
-        e.agency,
-        e.userId,
-        e.chatId,
-        e.position,
-        e.role,
-        e.agent,
-        e.text,
-        e.model,
-        e.dimensions,
-        e.createdAt,
-        blob,
-      );
+      const info = record.run(...recordValues(e, blob));
       if (info.changes > 0)
         vec.run(BigInt(info.lastInsertRowid), scopeKey(e.agency, e.userId), blob);
     }
