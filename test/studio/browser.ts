@@ -131,8 +131,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-/** Where the screenshots of the docs go (committed). */
-export const DOC_SCREENSHOTS = path.join(root, 'docs', 'screenshots');
+/**
+ * Where screenshots go: `test-output/screenshots` (gitignored), or with `UPDATE_SCREENSHOTS=1` the
+ * committed `docs/screenshots`, so a test run never rewrites tracked files.
+ */
+export const DOC_SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(root, 'docs', 'screenshots')
+  : path.join(root, 'test-output', 'screenshots');
 
 /**
  * Saves the viewport (1280x800, or the phone width set) as `docs/screenshots/<name>.png` and

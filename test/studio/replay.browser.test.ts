@@ -2,21 +2,23 @@
  * What if?, in Chromium: from a user's message in Time travel, the "What if…" action opens the
  * comparison view; changing Writer's instructions and running the replay shows the fork, the
  * model calls replayed and made live, and both branches side by side with the differences marked.
- * Saves `docs/screenshots/studio-whatif.png`.
+ * Saves `studio-whatif.png` (to docs/screenshots/ with `UPDATE_SCREENSHOTS=1`).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry, type ServerRegistry } from '../../src/server/registry.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { poemsAgency } from '../agency/replay/poemsAgency.js';
-import { browserSkipReason, closeBrowser, collectErrors, openBrowser } from './browser.js';
+import {
+  browserSkipReason,
+  closeBrowser,
+  collectErrors,
+  docScreenshot,
+  openBrowser,
+} from './browser.js';
 
 const skip = browserSkipReason();
-const docsShots = fileURLToPath(new URL('../../docs/screenshots', import.meta.url));
 
 describe.skipIf(skip !== null)('studio what if?', { timeout: 90_000 }, () => {
   let browser: Awaited<ReturnType<typeof openBrowser>>;
@@ -68,7 +70,7 @@ describe.skipIf(skip !== null)('studio what if?', { timeout: 90_000 }, () => {
     expect(page.url()).toContain('#/compare?');
     const turn = page.locator('select[name="turn"]');
     expect(await turn.locator('option:checked').textContent()).toBe('#2 rivers');
-    await page.locator('select[name="agent"]').selectOption('Writer');
+    await page.locator('select[name="change-agent"]').selectOption('Writer');
     const value = page.locator('textarea[name="value"]');
     // The current instructions are there to edit.
     await expect.poll(() => value.inputValue()).toBe('Write poems.');
@@ -99,8 +101,7 @@ describe.skipIf(skip !== null)('studio what if?', { timeout: 90_000 }, () => {
     expect(await coordinator.locator('.compare-row[data-diff="false"]').count()).toBe(3);
     expect(await coordinator.locator('.compare-row[data-diff="true"]').count()).toBe(3);
 
-    mkdirSync(docsShots, { recursive: true });
-    await page.screenshot({ path: path.join(docsShots, 'studio-whatif.png') });
+    await docScreenshot(page, 'studio-whatif');
 
     await page.getByRole('button', { name: 'Open the fork' }).click();
     await page.waitForURL(/#\/chat\?.*chat=chat_/);

@@ -259,7 +259,7 @@ export function CompareView({
           <label>
             Agent
             <select
-              name="agent"
+              name="change-agent"
               value={chosen?.name ?? ''}
               onChange={(e) => setAgent(e.target.value)}
             >
