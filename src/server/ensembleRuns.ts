@@ -13,6 +13,7 @@ import type { EnsembleEvent } from '../ensembles/events.js';
 import type { InputHandler } from '../ensembles/inputHandlers.js';
 import type { ConversationResult } from '../ensembles/result.js';
 import { runEnsemble } from '../ensembles/run.js';
+import { currentPrincipal } from './auth/principal.js';
 import { createEnsembleTracer } from '../ensembles/tracing.js';
 import type { Ensemble } from '../ensembles/schema.js';
 import type { ProfileRegistry } from '../models/profiles.js';
@@ -286,6 +287,8 @@ export class EnsembleRuns {
     this.#recent.delete(runId);
     this.#live.set(runId, run);
     const profiles = this.#options.profiles;
+    // A signed-in user's run recalls and remembers as that user (an ensemble's `memory:`).
+    const userId = currentPrincipal()?.userId;
     run.done = (async () => {
       // Every run is a trace in the store's trace store, as `colloquy invoke` records it.
       const tracer = await createEnsembleTracer({ store: this.store });
@@ -296,6 +299,7 @@ export class EnsembleRuns {
             ? { resume: runId }
             : { runId, input: options.input, initialContext: options.initialContext }),
           ...(options.inputHandler ? { inputHandler: options.inputHandler } : {}),
+          ...(userId ? { userId } : {}),
           ...(profiles ? { profiles: await profiles() } : {}),
           ...(this.#options.createModel ? { createModel: this.#options.createModel } : {}),
           onEvent: (event) => {
