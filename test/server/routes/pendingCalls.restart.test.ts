@@ -42,9 +42,11 @@ async function open(file: string) {
 
 /** The chunks of a UI message stream body. */
 function chunksOf(body: string): Array<{ type: string; approvalId?: string; delta?: string }> {
+  // Each SSE record's data line (records may start with an `id:` line).
   return body
     .split('\n\n')
-    .filter((line) => line.startsWith('data: {'))
+    .map((record) => record.split('\n').find((line) => line.startsWith('data: {')))
+    .filter((line): line is string => line !== undefined)
     .map((line) => JSON.parse(line.slice(6)) as { type: string });
 }
 
