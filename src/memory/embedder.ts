@@ -5,8 +5,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { apiKeyEnvFor } from '../models/apiKeys.js';
-import type { ModelProfile } from '../models/profile.js';
-import { OLLAMA_DEFAULT_BASE_URL } from '../models/providers.js';
+import { OLLAMA_DEFAULT_BASE_URL, type ModelProfile } from '../models/profile.js';
 
 /**
  * Turns texts into vectors of `dimensions` numbers, one per text, in order. Bring your own (any

@@ -85,3 +85,6 @@ export const modelProfileSchema = z
 
 /** One model profile. */
 export type ModelProfile = z.infer<typeof modelProfileSchema>;
+
+/** The default base URL of a local Ollama's OpenAI-compatible endpoint. */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';

@@ -21,6 +21,7 @@ import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents
 import OpenAI from 'openai';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { OLLAMA_DEFAULT_BASE_URL } from './profile.js';
 import { ConfigError } from '../errors.js';
 import { importAiSdk, LazyModel, type ImportModule } from './aiSdk.js';
 import { resolveApiKey } from './apiKeys.js';
@@ -30,9 +31,6 @@ import type { ModelProfile } from './profile.js';
 import { ReplayModel } from './replayModel.js';
 import { ScriptedModel } from './scriptedModel.js';
 import type { ScriptedStep } from './scriptedModel.js';
-
-/** The default base URL of a local Ollama's OpenAI-compatible endpoint. */
-export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 /** What a provider adapter needs besides the profile. */
 export interface ProviderContext {
