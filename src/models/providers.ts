@@ -21,13 +21,11 @@ import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents
 import OpenAI from 'openai';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { OLLAMA_DEFAULT_BASE_URL } from './profile.js';
 import { ConfigError } from '../errors.js';
 import { importAiSdk, LazyModel, type ImportModule } from './aiSdk.js';
 import { resolveApiKey } from './apiKeys.js';
 import { createLlmOrcProviderModel } from './llmOrcProviders.js';
-import { scriptedStepSchema } from './profile.js';
-import type { ModelProfile } from './profile.js';
+import { OLLAMA_DEFAULT_BASE_URL, scriptedStepSchema, type ModelProfile } from './profile.js';
 import { ReplayModel } from './replayModel.js';
 import { ScriptedModel } from './scriptedModel.js';
 import type { ScriptedStep } from './scriptedModel.js';

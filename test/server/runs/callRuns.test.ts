@@ -1,52 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Agency } from '../../../src/agency/agency.js';
-import { Agent } from '../../../src/agency/agent.js';
-import { lastUserText } from '../../../src/models/requestText.js';
-import { ScriptedModel } from '../../../src/models/scriptedModel.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
-import { ThreadManager } from '../../../src/threads/threadManager.js';
-import {
-  echoAgency,
-  GatedModel,
-  json,
-  listen,
-  post,
-  sseEvents,
-  type SseEvent,
-} from '../helpers.js';
-
-function gatedAgency(store: MemoryStore) {
-  const model = new GatedModel(
-    new ScriptedModel((request) => `done: ${lastUserText(request)}`, { name: 'gated' }),
-  );
-  const agent = new Agent({ name: 'Solo', instructions: 'Answer.', model });
-  const agency = new Agency({
-    name: 'gated',
-    entryPoints: [agent],
-    threads: new ThreadManager({ store }),
-  });
-  return { agency, model };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 500; i += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
-
-async function readAll(response: Response): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for await (const event of sseEvents(response)) out.push(event);
-  return out;
-}
+import { echoAgency, json, listen, post, sseEvents, type SseEvent } from '../helpers.js';
+import { gatedAgency, readAll, until } from './helpers.js';
 
 describe('background agency calls', () => {
   it('survive the client leaving; a rejoining client gets every event once, and the same result', async () => {
     const store = new MemoryStore();
-    const { agency, model } = gatedAgency(store);
+    const { agency, model } = gatedAgency('gated', store);
     const server = await listen({
       agencies: [agency, echoAgency('echo', store)],
       store,
@@ -98,7 +58,7 @@ describe('background agency calls', () => {
 
   it('cancels on DELETE /runs/:id and ends with run_failed; ensemble run ids still reach their routes', async () => {
     const store = new MemoryStore();
-    const { agency, model } = gatedAgency(store);
+    const { agency, model } = gatedAgency('gated', store);
     const server = await listen({ agencies: [agency], store, demo: false });
     const { runId } = await json(await post(`${server.url}/agencies/gated/runs`, { message: 'x' }));
     await model.called.promise;

@@ -4,37 +4,9 @@
  * exactly once and the same result as an uninterrupted call; `onDisconnect: "cancel"` cancels.
  */
 import { describe, expect, it } from 'vitest';
-import { Agency } from '../../../src/agency/agency.js';
-import { Agent } from '../../../src/agency/agent.js';
-import { lastUserText } from '../../../src/models/requestText.js';
-import { ScriptedModel } from '../../../src/models/scriptedModel.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
-import { ThreadManager } from '../../../src/threads/threadManager.js';
-import { GatedModel, json, listen, post, sseEvents, type SseEvent } from '../helpers.js';
-
-function gatedAgency(name: string, store: MemoryStore) {
-  const model = new GatedModel(
-    new ScriptedModel((request) => `done: ${lastUserText(request)}`, { name: 'gated' }),
-  );
-  const agent = new Agent({ name: 'Solo', instructions: 'Answer.', model });
-  const agency = new Agency({ name, entryPoints: [agent], threads: new ThreadManager({ store }) });
-  return { agency, model };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 500; i += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
-
-async function readAll(response: Response): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for await (const event of sseEvents(response)) out.push(event);
-  return out;
-}
+import { json, listen, post, sseEvents, type SseEvent } from '../helpers.js';
+import { gatedAgency, readAll, until } from './helpers.js';
 
 /** Reads events until `stop` says so, then drops the connection. */
 async function readThenLeave(
