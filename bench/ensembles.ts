@@ -140,7 +140,13 @@ const median = (values: number[]): number => {
 
 /** Store writes by method, counted while an ensemble runs (each is one SQLite transaction). */
 const writes: Record<string, number> = {};
-for (const method of ['append', 'appendMany', 'setMetadata', 'putCheckpoint', 'reset'] as const) {
+for (const method of [
+  'append',
+  'appendMany',
+  'setMetadata',
+  'putCheckpoint',
+  'rollback',
+] as const) {
   const original = SqliteStore.prototype[method] as (...args: unknown[]) => Promise<unknown>;
   (SqliteStore.prototype as unknown as Record<string, unknown>)[method] = function counted(
     this: SqliteStore,

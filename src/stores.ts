@@ -35,7 +35,7 @@ export {
   archiveThreadId,
   checkFork,
   checkpointExists,
-  checkReset,
+  checkRollback,
   isArchiveThreadId,
   resolveRange,
   serializeItem,

@@ -1,8 +1,10 @@
 /**
- * Across processes, one call per chat holds the chat's lease in the store (when the store offers
- * leases: Redis and Postgres across hosts, SQLite and JSON files across the processes of a host).
+ * Across processes, one call per chat holds the chat's lease in the store (when the store declares
+ * the `leases` capability: Redis and Postgres across hosts, SQLite across the processes of a host,
+ * JSON files across the store objects of one process).
  * @module
  */
+import { storeCapabilities } from '../stores/capabilities.js';
 import { withFence } from '../stores/fence.js';
 import { holdLease, LeaseBusyError } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -14,11 +16,12 @@ export function chatLeaseKey(chatId: string): string {
 }
 
 /**
- * Whether calls on `store` hold a chat lease: stores with leases, except the memory store, which
- * lives in this process, where the per-store chat gate already serializes.
+ * Whether calls on `store` hold a chat lease: stores declaring the `leases` capability (leases
+ * that reach beyond this store object). The memory store does not: its leases reach only its own
+ * object, where the per-store chat gate already serializes.
  */
 export function needsChatLease(store: ThreadStore): boolean {
-  return store.leases !== undefined && store.kind !== 'memory';
+  return storeCapabilities(store).leases && store.leases !== undefined;
 }
 
 /**

@@ -123,7 +123,7 @@ export class WorkflowThread {
     if (options.repair && record.version > count) {
       // A crash between appending a step's turns and saving the head: the step is still open
       // in the head, and committing it again writes the same turns.
-      await store.reset(main, count);
+      await store.rollback(main, count);
       versions[main] = count;
     }
     const items = await store.readItems(main, { limit: count });
@@ -367,7 +367,7 @@ export class WorkflowThread {
     if (current <= version) return;
     const id = this.threadId(name);
     if (this.#threads.cut(id, version, current - this.#threads.stagedCount(id)))
-      await this.store.reset(id, version);
+      await this.store.rollback(id, version);
     this.#versions[id] = version;
   }
 }

@@ -54,7 +54,7 @@ export async function restoreChat(
       await store.deleteThread(record.threadId);
     } else if (record.version > version) {
       dropped += record.version - version;
-      const archive = await store.reset(record.threadId, version);
+      const archive = await store.rollback(record.threadId, version);
       if (archive) await store.deleteThread(archive);
     }
   }

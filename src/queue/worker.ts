@@ -15,6 +15,7 @@ import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import type { ProfileRegistry } from '../models/profiles.js';
+import { storeCapabilities } from '../stores/capabilities.js';
 import { holdLease, keepLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
 import type { PostgresLeases } from '../stores/postgresLeases.js';
 import type { Leases, ThreadStore } from '../stores/types.js';
@@ -119,7 +120,7 @@ function checkStores(registry: ServerRegistry): void {
     ...[...registry.agencies.values()].map((agency) => agency.threads.store),
   ]);
   for (const store of stores) {
-    if (store.kind !== 'redis' && store.kind !== 'postgres') {
+    if (!storeCapabilities(store).crossProcess) {
       throw new ConfigError(
         `createWorker: the ${store.kind} store is not shared between processes. Workers and servers need one Redis or Postgres store: pass --store redis://... or postgres://... (and build agencies on it with createAgencies({ store })).`,
       );

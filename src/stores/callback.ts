@@ -6,10 +6,8 @@
 import { z } from 'zod';
 import { ColloquyError, ConfigError, SerializationError, StoreError } from '../errors.js';
 import type { ThreadItem } from './item.js';
-import { CheckpointBook } from './checkpointBook.js';
+import type { StoreCapabilities } from './capabilities.js';
 import { jsonCopy } from './common.js';
-import { checkIds } from './ids.js';
-import type { Checkpoint } from './types.js';
 import { WholeThreadStore } from './wholeThread.js';
 
 /**
@@ -83,7 +81,7 @@ export interface CallbackStoreOptions {
 
 /**
  * A thread store over user callbacks. Limits: version checks are atomic only within one process
- * (an in-process lock per thread); forks and resets copy items; checkpoints live in memory; without
+ * (an in-process lock per thread); forks and rollbacks copy items; checkpoints live in memory; without
  * `list`/`remove` callbacks, listing and deletes cover only what this instance has seen.
  *
  * @example
@@ -97,10 +95,15 @@ export interface CallbackStoreOptions {
  */
 export class CallbackStore extends WholeThreadStore {
   readonly kind = 'callback';
+  readonly capabilities: StoreCapabilities = {
+    leases: false,
+    appendMany: false,
+    traces: false,
+    crossProcess: false,
+  };
   readonly #options: CallbackStoreOptions;
   readonly #known = new Set<string>();
   readonly #deleted = new Set<string>();
-  readonly #checkpoints = new CheckpointBook();
 
   constructor(options: CallbackStoreOptions) {
     super();
@@ -132,7 +135,7 @@ export class CallbackStore extends WholeThreadStore {
     this.#known.add(thread.threadId);
   }
 
-  protected async removeThread(threadId: string): Promise<void> {
+  protected async deleteStoredThread(threadId: string): Promise<void> {
     const remove = this.#options.remove;
     if (remove) await callback('remove', threadId, () => remove(threadId));
     else this.#deleted.add(threadId);
@@ -146,23 +149,9 @@ export class CallbackStore extends WholeThreadStore {
     return loaded.filter((t): t is SerializedThread => t !== null);
   }
 
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds('putCheckpoint', checkpoint.checkpointId, checkpoint.chatId);
-    this.#checkpoints.put(checkpoint);
-  }
-
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
-    return this.#checkpoints.list(chatId);
-  }
-
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
-    return this.#checkpoints.get(checkpointId);
-  }
-
+  /** Checkpoints live in memory (the base's default area): the callbacks carry threads only. */
   async close(): Promise<void> {
-    this.#checkpoints.clear();
+    this.clearCheckpoints();
   }
 }
 

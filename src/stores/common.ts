@@ -24,16 +24,26 @@ function checkCount(value: number | undefined, name: string, threadId: string): 
   }
 }
 
-/** Resolves a {@link ReadRange} against a thread of `version` items; throws `ConfigError` on bad values. */
-export function resolveRange(threadId: string, version: number, range: ReadRange = {}): Span {
+/** Checks a {@link ReadRange}'s values; throws `ConfigError` on a negative or fractional one. */
+export function checkRange(threadId: string, range: ReadRange = {}): void {
   checkCount(range.from, 'from', threadId);
   checkCount(range.limit, 'limit', threadId);
   checkCount(range.newest, 'newest', threadId);
+}
+
+/** The positions a checked {@link ReadRange} selects in a thread of `version` items. */
+export function rangeSpan(version: number, range: ReadRange = {}): Span {
   if (range.newest !== undefined)
     return { start: Math.max(0, version - range.newest), end: version };
   const start = Math.min(range.from ?? 0, version);
   const end = range.limit === undefined ? version : Math.min(version, start + range.limit);
   return { start, end };
+}
+
+/** Resolves a {@link ReadRange} against a thread of `version` items; throws `ConfigError` on bad values. */
+export function resolveRange(threadId: string, version: number, range: ReadRange = {}): Span {
+  checkRange(threadId, range);
+  return rangeSpan(version, range);
 }
 
 /** The error for an operation on a thread that does not exist (code `THREAD_NOT_FOUND`). */
@@ -66,11 +76,11 @@ export function checkFork(
   }
 }
 
-/** Checks a reset's target version; throws `ConfigError` when it is not in `0..version`. */
-export function checkReset(threadId: string, target: number, version: number): void {
+/** Checks a rollback's target version; throws `ConfigError` when it is not in `0..version`. */
+export function checkRollback(threadId: string, target: number, version: number): void {
   if (!Number.isInteger(target) || target < 0 || target > version) {
     throw new ConfigError(
-      `reset("${threadId}"): version ${String(target)} is out of range; the thread has ${version} items. ` +
+      `rollback("${threadId}"): version ${String(target)} is out of range; the thread has ${version} items. ` +
         `Pass an integer between 0 and ${version}.`,
     );
   }
@@ -98,14 +108,14 @@ export const TRANSIENT_NETWORK_CODES: ReadonlySet<string> = new Set([
 export const ARCHIVE_MARK = '~reset~';
 
 /**
- * Whether a thread id names the archive a reset left behind (see {@link archiveThreadId}). Thread
+ * Whether a thread id names the archive a rollback left behind (see {@link archiveThreadId}). Thread
  * ids made by `threadIdFor` escape `~`, so an agent's name can never look like an archive.
  */
 export function isArchiveThreadId(threadId: string): boolean {
   return threadId.includes(ARCHIVE_MARK);
 }
 
-/** A fresh id for the archive thread a reset leaves behind: `<threadId>~reset~<unique>`. */
+/** A fresh id for the archive thread a rollback leaves behind: `<threadId>~reset~<unique>`. */
 export function archiveThreadId(threadId: string): string {
   return `${threadId}~reset~${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
 }

@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { ConfigError, ConflictError } from '../errors.js';
 import { defaultStorePath } from '../paths.js';
-import { checkFork, checkReset, resolveRange, threadNotFound } from './common.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
+import { storeCapabilities, type StoreCapabilities } from './capabilities.js';
+import { rangeSpan } from './common.js';
 import { ConversationsHttp, type ConversationsHttpOptions } from './conversationsHttp.js';
 import { fromApiItem } from './conversationsItems.js';
 import { ConversationsService, type Link } from './conversationsService.js';
@@ -18,14 +20,8 @@ import { checkIds } from './ids.js';
 import type { ThreadItem } from './item.js';
 import { SqliteStore } from './sqlite.js';
 import { delegateTraceStore } from './traceStores.js';
-import type {
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
+import type { CheckpointEntry } from './storeRequests.js';
+import type { AppendOptions, Checkpoint, ReadRange, ThreadRecord, ThreadStore } from './types.js';
 
 /** Options of {@link ConversationsStore}; the HTTP ones are in {@link ConversationsHttpOptions}. */
 export interface ConversationsStoreOptions extends ConversationsHttpOptions {
@@ -59,7 +55,7 @@ export function conversationsIndexPath(
 /**
  * A thread store backed by the Conversations API (`/conversations`, `/conversations/{id}/items`).
  * Appends cost one request per 20 items (two for a thread's first); loads one per 100 items.
- * Forks and resets copy items into a new conversation. Version checks are atomic in the index.
+ * Forks and rollbacks copy items into a new conversation. Version checks are atomic in the index.
  *
  * @example
  * ```ts
@@ -70,9 +66,11 @@ export function conversationsIndexPath(
  * });
  * ```
  */
-export class ConversationsStore implements ThreadStore {
+export class ConversationsStore extends BaseStore {
   readonly kind = 'conversations';
   readonly leases: ThreadStore['leases'];
+  /** The index's leases and traces; service calls are serialized in this process only. */
+  readonly capabilities: StoreCapabilities;
   /** The local index (see {@link ConversationsStoreOptions.index}). */
   readonly index: ThreadStore;
   readonly #http: ConversationsHttp;
@@ -80,12 +78,15 @@ export class ConversationsStore implements ThreadStore {
   readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(options: ConversationsStoreOptions) {
+    super();
     this.#http = new ConversationsHttp(options);
     this.#service = new ConversationsService(this.#http);
     this.index =
       options.index ??
       new SqliteStore({ path: conversationsIndexPath(this.#http.baseURL, options.env) });
     this.leases = this.index.leases;
+    const { leases, traces } = storeCapabilities(this.index);
+    this.capabilities = { leases, appendMany: false, traces, crossProcess: false };
     delegateTraceStore(this, this.index);
   }
 
@@ -100,26 +101,28 @@ export class ConversationsStore implements ThreadStore {
     return (await this.#link(threadId))?.conversationId ?? null;
   }
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected readRecord(threadId: string): Promise<ThreadRecord | null> {
     return this.index.getThread(threadId);
   }
 
-  async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     const record = await this.index.getThread(threadId);
-    const { start, end } = resolveRange(threadId, record?.version ?? 0, range);
-    if (!record || start >= end) return [];
+    if (!record) return [];
+    const { start, end } = rangeSpan(record.version, range);
+    if (start >= end) return [];
     const items = await this.index.readItems(threadId, { from: start, limit: end - start });
     const link = await this.#link(threadId);
     if (link) await this.#service.verify(threadId, link, start, start + items.length);
     return items;
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
+  protected async appendItems(
+    threadId: string,
+    bodies: string[],
+    options: AppendOptions,
+  ): Promise<number> {
     notReserved('append', threadId);
-    const copies = items.map((i) => JSON.parse(JSON.stringify(i)) as ThreadItem);
+    const copies = bodies.map((body) => JSON.parse(body) as ThreadItem);
     return this.#withLock(threadId, async () => {
       const record = await this.index.getThread(threadId);
       const current = record?.version ?? 0;
@@ -143,38 +146,41 @@ export class ConversationsStore implements ThreadStore {
     });
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
     notReserved('setMetadata', threadId);
-    await this.index.setMetadata(threadId, metadata, chatId);
+    await this.index.setMetadata(threadId, JSON.parse(metadata) as Record<string, unknown>, chatId);
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
-    return (await this.index.listThreads(filter)).filter((t) => !t.threadId.startsWith(LINK));
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
+    const all = await this.index.listThreads(chatId === undefined ? {} : { chatId });
+    return all.filter((t) => !t.threadId.startsWith(LINK));
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const { sourceId, targetId } = request;
     notReserved('fork', targetId);
     return this.#withLock(targetId, async () => {
       const source = await this.index.getThread(sourceId);
-      if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-      const upTo = options.upTo ?? source.version;
-      const exists = (await this.index.getThread(targetId)) !== null;
-      checkFork(sourceId, targetId, upTo, source.version, exists);
-      const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
+      const exists = source ? (await this.index.getThread(targetId)) !== null : false;
+      const upTo = request.check(source?.version ?? null, exists);
+      const chatId = request.chatId !== undefined ? request.chatId : source!.chatId;
       const link = await this.#service.copy(
         targetId,
         chatId,
         await this.index.readItems(sourceId, { limit: upTo }),
       );
       try {
-        const record = await this.index.fork(sourceId, targetId, { ...options, upTo });
+        const record = await this.index.fork(sourceId, targetId, {
+          upTo,
+          ...(request.chatId !== undefined ? { chatId: request.chatId } : {}),
+          ...(request.metadata !== undefined
+            ? { metadata: JSON.parse(request.metadata) as Record<string, unknown> }
+            : {}),
+        });
         if (link) await this.index.setMetadata(LINK + targetId, { ...link });
         return record;
       } catch (error) {
@@ -184,22 +190,20 @@ export class ConversationsStore implements ThreadStore {
     });
   }
 
-  async reset(threadId: string, version: number): Promise<string | null> {
-    checkIds('reset', threadId);
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version } = request;
     return this.#withLock(threadId, async () => {
       const record = await this.index.getThread(threadId);
-      if (!record) throw threadNotFound(`reset("${threadId}")`, threadId);
-      checkReset(threadId, version, record.version);
-      if (version === record.version) return null;
+      if (!request.check(record?.version ?? null)) return null;
       const old = await this.#link(threadId);
       const kept = await this.index.readItems(threadId, { limit: version });
-      const link = await this.#service.copy(threadId, record.chatId, kept);
-      const archiveId = (await this.index.reset(threadId, version))!;
-      // The archive keeps the old conversation, which holds the whole pre-reset history.
+      const link = await this.#service.copy(threadId, record!.chatId, kept);
+      const archiveId = (await this.index.rollback(threadId, version))!;
+      // The archive keeps the old conversation, which holds the whole history before the rollback.
       if (old)
         await this.index.setMetadata(LINK + archiveId, {
           ...old,
-          itemIds: old.itemIds.slice(0, record.version),
+          itemIds: old.itemIds.slice(0, record!.version),
         });
       if (link) await this.index.setMetadata(LINK + threadId, { ...link });
       else await this.index.deleteThread(LINK + threadId);
@@ -207,8 +211,7 @@ export class ConversationsStore implements ThreadStore {
     });
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
+  protected async removeThread(threadId: string): Promise<void> {
     await this.#withLock(threadId, async () => {
       const link = await this.#link(threadId);
       if (link) await this.#service.deleteConversation(link.conversationId);
@@ -242,16 +245,20 @@ export class ConversationsStore implements ThreadStore {
     return (await this.index.getThread(threadId))!;
   }
 
-  putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.index.putCheckpoint(checkpoint);
+  /** Checkpoints live in the index (whose own `putCheckpoint` keeps them). */
+  protected override async saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
+    if ((await this.index.getCheckpoint(entry.checkpointId)) !== null) return false;
+    await this.index.putCheckpoint(JSON.parse(entry.body) as Checkpoint);
+    return true;
   }
 
-  listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    return this.index.listCheckpoints(chatId);
+  protected override async loadCheckpoints(chatId: string): Promise<string[]> {
+    return (await this.index.listCheckpoints(chatId)).map((c) => JSON.stringify(c));
   }
 
-  getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    return this.index.getCheckpoint(checkpointId);
+  protected override async loadCheckpoint(checkpointId: string): Promise<string | null> {
+    const found = await this.index.getCheckpoint(checkpointId);
+    return found === null ? null : JSON.stringify(found);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * {@link JsonFileStore}: a directory of JSON Lines files, one per thread (see `jsonLines.ts` for
- * the format). An append adds one verified line; forks, resets and compactions replace a whole
+ * the format). An append adds one verified line; forks, rollbacks and compactions replace a whole
  * file atomically. Thread files of the old format (`<id>.json`, schemaVersion 1) are read as they
  * are and migrated on their first write.
  * @module
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { ConflictError } from '../errors.js';
 import type { SerializedThread } from './callback.js';
-import { jsonCopy, serializeItem } from './common.js';
-import { checkIds } from './ids.js';
+import type { StoreCapabilities } from './capabilities.js';
+import { jsonCopy } from './common.js';
 import { JsonFileCheckpoints } from './jsonFileCheckpoints.js';
 import {
   encodeFileName,
@@ -32,7 +32,8 @@ import {
   type ThreadLog,
 } from './jsonLines.js';
 import { appendVerified, replaceVerified } from './safeWrite.js';
-import type { AppendOptions, Checkpoint, ThreadRecord } from './types.js';
+import type { CheckpointEntry } from './storeRequests.js';
+import type { AppendOptions, ThreadRecord } from './types.js';
 import { recordOf, WholeThreadStore } from './wholeThread.js';
 
 /** Options of {@link JsonFileStore}. */
@@ -78,6 +79,13 @@ interface Head {
  */
 export class JsonFileStore extends WholeThreadStore {
   readonly kind = 'jsonfile';
+  /** Leases reach every store object of this process on the same directory (not other processes). */
+  readonly capabilities: StoreCapabilities = {
+    leases: true,
+    appendMany: false,
+    traces: false,
+    crossProcess: false,
+  };
   readonly #threadsDir: string;
   readonly #checkpointsDir: string;
   readonly #fsync: boolean;
@@ -101,19 +109,17 @@ export class JsonFileStore extends WholeThreadStore {
     });
   }
 
-  override async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected override async readRecord(threadId: string): Promise<ThreadRecord | null> {
     const head = await this.#head(threadId, `load thread "${threadId}"`);
     return head ? jsonCopy(head.record) : null;
   }
 
-  override async append(
+  protected override async appendItems(
     threadId: string,
-    items: ThreadItem[],
+    bodies: string[],
     options: AppendOptions,
   ): Promise<number> {
-    checkIds('append', threadId, options.chatId);
-    const copies = items.map((item) => JSON.parse(serializeItem(threadId, item)) as ThreadItem);
+    const copies = bodies.map((body) => JSON.parse(body) as ThreadItem);
     return this.withLock(threadId, async () => {
       const operation = `append to thread "${threadId}"`;
       const head = await this.#head(threadId, operation);
@@ -135,13 +141,12 @@ export class JsonFileStore extends WholeThreadStore {
     });
   }
 
-  override async setMetadata(
+  protected override async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const copy = jsonCopy(metadata);
+    const copy = JSON.parse(metadata) as Record<string, unknown>;
     await this.withLock(threadId, async () => {
       const operation = `set metadata of thread "${threadId}"`;
       const head = await this.#head(threadId, operation);
@@ -187,7 +192,7 @@ export class JsonFileStore extends WholeThreadStore {
     });
   }
 
-  protected async removeThread(threadId: string): Promise<void> {
+  protected async deleteStoredThread(threadId: string): Promise<void> {
     this.#heads.delete(threadId);
     await fileIo(`delete thread "${threadId}"`, async () => {
       await fs.rm(this.#logFile(threadId), { force: true });
@@ -213,15 +218,15 @@ export class JsonFileStore extends WholeThreadStore {
     return out;
   }
 
-  putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    return this.#checkpoints.put(checkpoint);
+  protected override saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
+    return this.#checkpoints.put(entry);
   }
 
-  listCheckpoints(chatId: string): Promise<Checkpoint[]> {
+  protected override loadCheckpoints(chatId: string): Promise<string[]> {
     return this.#checkpoints.list(chatId);
   }
 
-  getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
+  protected override loadCheckpoint(checkpointId: string): Promise<string | null> {
     return this.#checkpoints.get(checkpointId);
   }
 

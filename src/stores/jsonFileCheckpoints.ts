@@ -1,13 +1,13 @@
 /**
  * The checkpoints of {@link JsonFileStore}: one JSON file per checkpoint under `checkpoints/`,
- * holding `{ seq, checkpoint }` (`seq` breaks ties between equal `createdAt` times).
+ * holding `{ seq, checkpoint }` (`seq` keeps insertion order for equal `createdAt` times). The store
+ * checks checkpoints before they get here.
  * @module
  */
 import path from 'node:path';
-import { checkpointExists, checkpointTime } from './common.js';
-import { checkIds } from './ids.js';
 import { encodeFileName, fileIo, jsonFileNames, parseJsonFile, readBytes } from './jsonFileIo.js';
 import { replaceVerified } from './safeWrite.js';
+import type { CheckpointEntry } from './storeRequests.js';
 import type { Checkpoint } from './types.js';
 
 /** What {@link JsonFileCheckpoints} needs from its store. */
@@ -31,32 +31,24 @@ export class JsonFileCheckpoints {
     this.#options = options;
   }
 
-  /** Saves a new checkpoint; an existing id is an error. */
-  async put(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    checkpointTime(checkpoint);
-    const file = this.#file(checkpoint.checkpointId);
-    await this.#options.withLock(`checkpoint:${checkpoint.checkpointId}`, async () => {
-      if ((await readBytes(file, 'put checkpoint')) !== null)
-        throw checkpointExists(checkpoint.checkpointId);
+  /** Saves a new checkpoint (checked by the store); false when its id is taken. */
+  async put(entry: CheckpointEntry): Promise<boolean> {
+    const file = this.#file(entry.checkpointId);
+    return this.#options.withLock(`checkpoint:${entry.checkpointId}`, async () => {
+      if ((await readBytes(file, 'put checkpoint')) !== null) return false;
       // seq breaks createdAt ties in insertion order (monotonic while the clock does not go back).
       this.#seq = Math.max(this.#seq + 1, Date.now() * 1000);
-      const text = JSON.stringify({ seq: this.#seq, checkpoint });
+      const text = `{"seq":${this.#seq},"checkpoint":${entry.body}}`;
       await fileIo('put checkpoint', async () => {
         await this.#options.ensureDirs();
         await replaceVerified(file, Buffer.from(text, 'utf8'), { fsync: this.#options.fsync });
       });
+      return true;
     });
   }
 
-  /** The checkpoints of a chat, oldest first. */
-  async list(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
+  /** The checkpoints of a chat as JSON texts, in insertion order. */
+  async list(chatId: string): Promise<string[]> {
     const all: { seq: number; checkpoint: Checkpoint }[] = [];
     for (const name of await jsonFileNames(this.#options.dir)) {
       if (!name.endsWith('.json')) continue;
@@ -66,21 +58,17 @@ export class JsonFileCheckpoints {
     }
     return all
       .filter((c) => c.checkpoint.chatId === chatId)
-      .sort(
-        (a, b) =>
-          Date.parse(a.checkpoint.createdAt) - Date.parse(b.checkpoint.createdAt) || a.seq - b.seq,
-      )
-      .map((c) => c.checkpoint);
+      .sort((a, b) => a.seq - b.seq)
+      .map((c) => JSON.stringify(c.checkpoint));
   }
 
-  /** One checkpoint, or null. */
-  async get(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
+  /** One checkpoint's JSON text, or null. */
+  async get(checkpointId: string): Promise<string | null> {
     const file = this.#file(checkpointId);
     const bytes = await readBytes(file, 'get checkpoint');
     return bytes === null
       ? null
-      : (parseJsonFile(bytes, file) as { checkpoint: Checkpoint }).checkpoint;
+      : JSON.stringify((parseJsonFile(bytes, file) as { checkpoint: Checkpoint }).checkpoint);
   }
 
   #file(checkpointId: string): string {

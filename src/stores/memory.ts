@@ -4,26 +4,12 @@
  * @module
  */
 import { ConflictError } from '../errors.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
+import type { StoreCapabilities } from './capabilities.js';
 import type { ThreadItem } from './item.js';
 import { MemoryLeases } from './lease.js';
-import {
-  archiveThreadId,
-  checkFork,
-  checkReset,
-  jsonCopy,
-  resolveRange,
-  threadNotFound,
-} from './common.js';
-import { CheckpointBook } from './checkpointBook.js';
-import type {
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
-import { checkIds } from './ids.js';
+import { jsonCopy, rangeSpan } from './common.js';
+import type { AppendOptions, ReadRange, ThreadRecord } from './types.js';
 
 /** Items appended on top of the first `base` visible items of `parent`. */
 interface Segment {
@@ -52,24 +38,31 @@ function version(state: ThreadState): number {
  * const forked = await store.fork('main', 'what-if');
  * ```
  */
-export class MemoryStore implements ThreadStore {
+export class MemoryStore extends BaseStore {
   readonly kind = 'memory';
-  /** Leases of this store object (one process). */
+  /**
+   * Leases of this store object alone, which an Agency's chat gate already serializes: hence
+   * `capabilities.leases` is false (run leases still use them).
+   */
   readonly leases = new MemoryLeases();
+  readonly capabilities: StoreCapabilities = {
+    leases: false,
+    appendMany: false,
+    traces: false,
+    crossProcess: false,
+  };
   readonly #threads = new Map<string, ThreadState>();
-  readonly #checkpoints = new CheckpointBook();
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected async readRecord(threadId: string): Promise<ThreadRecord | null> {
     const state = this.#threads.get(threadId);
     return state ? this.#record(state) : null;
   }
 
-  async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     const state = this.#threads.get(threadId);
-    const { start, end } = resolveRange(threadId, state ? version(state) : 0, range);
-    if (!state || start >= end) return [];
+    if (!state) return [];
+    const { start, end } = rangeSpan(version(state), range);
+    if (start >= end) return [];
     const out: string[][] = [];
     let visibleEnd = end;
     for (let seg: Segment | null = state.segment; seg && visibleEnd > start; seg = seg.parent) {
@@ -83,105 +76,89 @@ export class MemoryStore implements ThreadStore {
       .map((s) => JSON.parse(s) as ThreadItem);
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
+  protected async appendItems(
+    threadId: string,
+    bodies: string[],
+    options: AppendOptions,
+  ): Promise<number> {
     const state = this.#threads.get(threadId);
     const current = state ? version(state) : 0;
     if (current !== options.expectedVersion)
       throw new ConflictError(threadId, options.expectedVersion, current);
-    const serialized = items.map((i) => JSON.stringify(i));
-    const target = state ?? this.#create(threadId, options.chatId ?? null, {});
-    target.segment.items.push(...serialized);
+    if (bodies.length === 0) return current;
+    const target = state ?? this.#create(threadId, options.chatId ?? null, '{}');
+    target.segment.items.push(...bodies);
     target.record.updatedAt = new Date().toISOString();
     return version(target);
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const state = this.#threads.get(threadId) ?? this.#create(threadId, chatId ?? null, {});
-    state.record.metadata = jsonCopy(metadata);
+    const state = this.#threads.get(threadId) ?? this.#create(threadId, chatId ?? null, '{}');
+    state.record.metadata = JSON.parse(metadata) as Record<string, unknown>;
     state.record.updatedAt = new Date().toISOString();
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
     const ids = [...this.#threads.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return ids
       .map((id) => this.#threads.get(id)!)
-      .filter((s) => filter.chatId === undefined || s.record.chatId === filter.chatId)
+      .filter((s) => chatId === undefined || s.record.chatId === chatId)
       .map((s) => this.#record(s));
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
-    const source = this.#threads.get(sourceId);
-    if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-    const upTo = options.upTo ?? version(source);
-    checkFork(sourceId, targetId, upTo, version(source), this.#threads.has(targetId));
-    const chatId = options.chatId !== undefined ? options.chatId : source.record.chatId;
-    const state = this.#create(targetId, chatId, options.metadata ?? source.record.metadata);
-    state.segment = { parent: upTo === 0 ? null : source.segment, base: upTo, items: [] };
-    state.record.forkedFrom = { threadId: sourceId, version: upTo };
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const source = this.#threads.get(request.sourceId);
+    const upTo = request.check(
+      source ? version(source) : null,
+      this.#threads.has(request.targetId),
+    );
+    const { record, segment } = source!;
+    const chatId = request.chatId !== undefined ? request.chatId : record.chatId;
+    const state = this.#create(
+      request.targetId,
+      chatId,
+      request.metadata ?? JSON.stringify(record.metadata),
+    );
+    state.segment = { parent: upTo === 0 ? null : segment, base: upTo, items: [] };
+    state.record.forkedFrom = { threadId: request.sourceId, version: upTo };
     return this.#record(state);
   }
 
-  async reset(threadId: string, target: number): Promise<string | null> {
-    checkIds('reset', threadId);
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version: target, archiveId } = request;
     const state = this.#threads.get(threadId);
-    if (!state) throw threadNotFound(`reset("${threadId}")`, threadId);
-    const current = version(state);
-    checkReset(threadId, target, current);
-    if (target === current) return null;
-    const archiveId = archiveThreadId(threadId);
-    const archive = this.#create(archiveId, state.record.chatId, state.record.metadata);
-    archive.segment = state.segment;
-    archive.record.forkedFrom = { threadId, version: current };
-    state.segment = { parent: target === 0 ? null : state.segment, base: target, items: [] };
-    state.record.updatedAt = new Date().toISOString();
+    const current = state ? version(state) : null;
+    if (!request.check(current)) return null;
+    const { record, segment } = state!;
+    const archive = this.#create(archiveId, record.chatId, JSON.stringify(record.metadata));
+    archive.segment = segment;
+    archive.record.forkedFrom = { threadId, version: current! };
+    state!.segment = { parent: target === 0 ? null : segment, base: target, items: [] };
+    record.updatedAt = new Date().toISOString();
     return archiveId;
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
+  protected async removeThread(threadId: string): Promise<void> {
     this.#threads.delete(threadId);
-  }
-
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    this.#checkpoints.put(checkpoint);
-  }
-
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
-    return this.#checkpoints.list(chatId);
-  }
-
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
-    return this.#checkpoints.get(checkpointId);
   }
 
   async close(): Promise<void> {
     this.#threads.clear();
-    this.#checkpoints.clear();
+    this.clearCheckpoints();
   }
 
-  #create(threadId: string, chatId: string | null, metadata: Record<string, unknown>): ThreadState {
+  /** A new thread with `metadata` (JSON text). */
+  #create(threadId: string, chatId: string | null, metadata: string): ThreadState {
     const now = new Date().toISOString();
     const state: ThreadState = {
       record: {
         threadId,
         chatId,
-        metadata: jsonCopy(metadata),
+        metadata: JSON.parse(metadata) as Record<string, unknown>,
         forkedFrom: null,
         createdAt: now,
         updatedAt: now,

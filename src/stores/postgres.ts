@@ -1,6 +1,6 @@
 /**
  * A {@link ThreadStore} on PostgreSQL (`pg`). Appends run in one transaction with their version
- * check; forks and resets are O(1) (segments point at their parent instead of copying items); a
+ * check; forks and rollbacks are O(1) (segments point at their parent instead of copying items); a
  * newest-N read walks only the segments it needs. The schema is created on first use by the
  * ordered migrations in `postgresMigrations.ts`, under an advisory lock.
  * @module
@@ -8,15 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from './pgDriver.js';
 import { ConfigError, ConflictError } from '../errors.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
+import type { StoreCapabilities } from './capabilities.js';
 import type { ThreadItem } from './item.js';
-import {
-  archiveThreadId,
-  checkFork,
-  checkpointExists,
-  checkReset,
-  resolveRange,
-  threadNotFound,
-} from './common.js';
+import type { CheckpointEntry } from './storeRequests.js';
 import { PostgresLeases } from './postgresLeases.js';
 import { operationTimeout } from './deadline.js';
 import { activeFences } from './fence.js';
@@ -27,15 +22,7 @@ import {
   type PostgresStatements,
   type ThreadRow,
 } from './postgresSql.js';
-import type {
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
-import { checkIds } from './ids.js';
+import type { AppendOptions, ReadRange, ThreadRecord } from './types.js';
 import { PostgresTraceStore } from './postgresTraces.js';
 import type { TraceRetention } from './traceBounds.js';
 import { linkTraceStore } from './traceStores.js';
@@ -69,8 +56,14 @@ export interface PostgresStoreOptions {
  * await store.close();
  * ```
  */
-export class PostgresStore implements ThreadStore {
+export class PostgresStore extends BaseStore {
   readonly kind = 'postgres';
+  readonly capabilities: StoreCapabilities = {
+    leases: true,
+    appendMany: false,
+    traces: true,
+    crossProcess: true,
+  };
   readonly #db: PostgresConnection;
   readonly #sql: PostgresStatements;
   /** Leases seen by every process using the same database and schema. */
@@ -79,6 +72,7 @@ export class PostgresStore implements ThreadStore {
   readonly traces: PostgresTraceStore;
 
   constructor(options: PostgresStoreOptions = {}) {
+    super();
     const schema = options.schema ?? 'public';
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
       throw new ConfigError(
@@ -101,24 +95,23 @@ export class PostgresStore implements ThreadStore {
     linkTraceStore(this, this.traces);
   }
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected async readRecord(threadId: string): Promise<ThreadRecord | null> {
     const { rows } = await this.#query('getThread', this.#sql.getThread, [threadId]);
     return rows[0] ? threadFromRow(rows[0] as ThreadRow) : null;
   }
 
-  async readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
-    resolveRange(threadId, 0, range); // validates the range (throws ConfigError); the query applies it
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     const params = [threadId, range.from ?? 0, range.limit ?? null, range.newest ?? null];
     const { rows } = await this.#query('readItems', this.#sql.readItems, params);
     return rows.map((r: { item: string }) => JSON.parse(r.item) as ThreadItem);
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
+  protected async appendItems(
+    threadId: string,
+    serialized: string[],
+    options: AppendOptions,
+  ): Promise<number> {
     const expected = options.expectedVersion;
-    const serialized = items.map((i) => JSON.stringify(i));
     const sql = this.#sql;
     return this.#transaction('append', async (db) => {
       const at = now();
@@ -148,13 +141,11 @@ export class PostgresStore implements ThreadStore {
     });
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    json: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const json = JSON.stringify(metadata);
     await this.#transaction('setMetadata', async (db) => {
       const at = now();
       if ((await this.#createThread(db, threadId, chatId ?? null, json, 0, at)) !== null) return;
@@ -162,29 +153,23 @@ export class PostgresStore implements ThreadStore {
     });
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
-    const { rows } = await this.#query('listThreads', this.#sql.listThreads, [
-      filter.chatId ?? null,
-    ]);
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
+    const { rows } = await this.#query('listThreads', this.#sql.listThreads, [chatId ?? null]);
     return (rows as ThreadRow[]).map(threadFromRow);
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const { sourceId, targetId } = request;
     const sql = this.#sql;
     return this.#transaction('fork', async (db) => {
-      // FOR SHARE keeps the source's head segment in place (no reset or delete) until commit.
-      const source = (await db.query(sql.lockForShare, [sourceId])).rows[0] as
-        ThreadRow | undefined;
-      if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-      const upTo = options.upTo ?? source.version;
-      const taken = await db.query(sql.threadExists, [targetId]);
-      checkFork(sourceId, targetId, upTo, source.version, taken.rowCount !== 0);
+      // FOR SHARE keeps the source's head segment in place (no rollback or delete) until commit.
+      const found = (await db.query(sql.lockForShare, [sourceId])).rows[0] as ThreadRow | undefined;
+      const taken = found ? (await db.query(sql.threadExists, [targetId])).rowCount !== 0 : false;
+      const upTo = request.check(found?.version ?? null, taken);
+      const source = found!;
       const segment = randomUUID();
-      const chatId = options.chatId === undefined ? source.chat_id : options.chatId;
-      const metadata =
-        options.metadata === undefined ? source.metadata : JSON.stringify(options.metadata);
+      const chatId = request.chatId === undefined ? source.chat_id : request.chatId;
+      const metadata = request.metadata ?? source.metadata;
       const inserted = await db.query(sql.insertForked, [
         targetId,
         chatId,
@@ -194,22 +179,20 @@ export class PostgresStore implements ThreadStore {
         segment,
         now(),
       ]);
-      if (inserted.rowCount === 0) checkFork(sourceId, targetId, upTo, source.version, true);
+      if (inserted.rowCount === 0) request.check(source.version, true);
       await this.#newSegment(db, segment, upTo > 0 ? source.segment_id : null, upTo);
       return threadFromRow(inserted.rows[0] as ThreadRow);
     });
   }
 
-  async reset(threadId: string, version: number): Promise<string | null> {
-    checkIds('reset', threadId);
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version, archiveId } = request;
     const sql = this.#sql;
-    return this.#transaction('reset', async (db) => {
-      const thread = (await db.query(sql.lockForUpdate, [threadId])).rows[0] as
+    return this.#transaction('rollback', async (db) => {
+      const found = (await db.query(sql.lockForUpdate, [threadId])).rows[0] as
         ThreadRow | undefined;
-      if (!thread) throw threadNotFound(`reset("${threadId}")`, threadId);
-      checkReset(threadId, version, thread.version);
-      if (version === thread.version) return null;
-      const archiveId = archiveThreadId(threadId);
+      if (!request.check(found?.version ?? null)) return null;
+      const thread = found!;
       const at = now();
       // The archive takes over the head segment (the whole history); the thread starts a new one.
       const { chat_id, metadata, segment_id } = thread;
@@ -229,8 +212,7 @@ export class PostgresStore implements ThreadStore {
     });
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
+  protected async removeThread(threadId: string): Promise<void> {
     const sql = this.#sql;
     await this.#transaction('deleteThread', async (db) => {
       const { rows } = await db.query(sql.deleteThread, [threadId]);
@@ -249,35 +231,26 @@ export class PostgresStore implements ThreadStore {
     });
   }
 
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    const params = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
+  protected override async saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
+    const params = [entry.checkpointId, entry.chatId, entry.body];
     const result =
       activeFences().length === 0
         ? await this.#query('putCheckpoint', this.#sql.putCheckpoint, params)
         : await this.#transaction('putCheckpoint', (db) =>
             db.query(this.#sql.putCheckpoint, params),
           );
-    if (result.rowCount === 0) throw checkpointExists(checkpoint.checkpointId);
+    return result.rowCount !== 0;
   }
 
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
+  /** Rows come in put order; the base's stable sort keeps that order for equal timestamps. */
+  protected override async loadCheckpoints(chatId: string): Promise<string[]> {
     const { rows } = await this.#query('listCheckpoints', this.#sql.listCheckpoints, [chatId]);
-    const all = rows.map((r: { body: string }) => JSON.parse(r.body) as Checkpoint);
-    // Rows come in put order; the stable sort keeps that order for equal timestamps.
-    return all.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return rows.map((r: { body: string }) => r.body);
   }
 
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
+  protected override async loadCheckpoint(checkpointId: string): Promise<string | null> {
     const { rows } = await this.#query('getCheckpoint', this.#sql.getCheckpoint, [checkpointId]);
-    return rows[0] ? (JSON.parse((rows[0] as { body: string }).body) as Checkpoint) : null;
+    return rows[0] ? (rows[0] as { body: string }).body : null;
   }
 
   async close(): Promise<void> {

@@ -1,37 +1,24 @@
 /**
  * A {@link ThreadStore} on Redis (node-redis). Every operation is one Lua script (see
- * `redisScripts.ts`), so appends are atomic with their version check, forks and resets are O(1)
+ * `redisScripts.ts`), so appends are atomic with their version check, forks and rollbacks are O(1)
  * (segments point at their parent instead of copying items) and newest-N reads cost O(N).
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import { ConfigError, ConflictError, StoreError } from '../errors.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
+import type { StoreCapabilities } from './capabilities.js';
 import type { ThreadItem } from './item.js';
 import { RedisLeases } from './redisLeases.js';
-import {
-  archiveThreadId,
-  checkFork,
-  checkpointExists,
-  checkReset,
-  resolveRange,
-  threadNotFound,
-} from './common.js';
+import type { CheckpointEntry } from './storeRequests.js';
 import { operationTimeout } from './deadline.js';
 import { activeFences } from './fence.js';
 import { RedisConnection, type ScriptClient } from './redisConnection.js';
 import { RedisTraceStore, type RedisTraceOptions } from './redisTraces.js';
 import { linkTraceStore } from './traceStores.js';
 import { scripts, type RedisScript } from './redisScripts.js';
-import type {
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
-import { checkIds } from './ids.js';
+import type { AppendOptions, ReadRange, ThreadRecord } from './types.js';
 
 /** Options of {@link RedisStore}. Every field is optional. */
 export interface RedisStoreOptions {
@@ -88,8 +75,14 @@ function chatArgs(chatId: string | null | undefined): [string, string] {
  * await store.close();
  * ```
  */
-export class RedisStore implements ThreadStore {
+export class RedisStore extends BaseStore {
   readonly kind = 'redis';
+  readonly capabilities: StoreCapabilities = {
+    leases: true,
+    appendMany: false,
+    traces: true,
+    crossProcess: true,
+  };
   readonly #db: RedisConnection;
   /** Leases seen by every process using the same Redis and key prefix. */
   readonly leases: RedisLeases;
@@ -97,6 +90,7 @@ export class RedisStore implements ThreadStore {
   readonly traces: RedisTraceStore;
 
   constructor(options: RedisStoreOptions = {}) {
+    super();
     if (options.keyPrefix === '') {
       throw new ConfigError(
         'RedisStore: keyPrefix is empty. Give the store a prefix such as `colloquy:` so its keys cannot collide with others.',
@@ -115,14 +109,11 @@ export class RedisStore implements ThreadStore {
     linkTraceStore(this, this.traces);
   }
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected async readRecord(threadId: string): Promise<ThreadRecord | null> {
     return toRecord(await this.#run(scripts.get, 'getThread', [threadId]));
   }
 
-  async readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
-    resolveRange(threadId, 0, range); // validates the range (throws ConfigError); the script applies it
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     const args = [
       threadId,
       String(range.from ?? 0),
@@ -133,16 +124,18 @@ export class RedisStore implements ThreadStore {
     return reply.map((s) => JSON.parse(String(s)) as ThreadItem);
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
-    const serialized = items.map((i) => JSON.stringify(i));
+  protected async appendItems(
+    threadId: string,
+    bodies: string[],
+    options: AppendOptions,
+  ): Promise<number> {
     const args = [
       threadId,
       String(options.expectedVersion),
       now(),
       ...chatArgs(options.chatId),
       randomUUID(),
-      ...serialized,
+      ...bodies,
     ];
     const result = this.#json(await this.#write(scripts.append, 'append', args)) as {
       version?: number;
@@ -153,44 +146,35 @@ export class RedisStore implements ThreadStore {
     return result.version!;
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const args = [threadId, JSON.stringify(metadata), now(), ...chatArgs(chatId), randomUUID()];
+    const args = [threadId, metadata, now(), ...chatArgs(chatId), randomUUID()];
     await this.#write(scripts.setMetadata, 'setMetadata', args);
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
     const reply = (await this.#run(scripts.list, 'listThreads', [
-      filter.chatId ?? '',
-      filter.chatId === undefined ? '0' : '1',
+      chatId ?? '',
+      chatId === undefined ? '0' : '1',
     ])) as unknown[];
     return reply.map(toRecord).filter((r): r is ThreadRecord => r !== null);
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
-    const upTo =
-      options.upTo === undefined
-        ? ''
-        : Number.isInteger(options.upTo)
-          ? String(options.upTo)
-          : '-1';
-    const chatMode =
-      options.chatId === undefined ? 'keep' : options.chatId === null ? 'null' : 'set';
-    const metadata = options.metadata === undefined ? '' : JSON.stringify(options.metadata);
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const { sourceId, targetId, upTo, chatId } = request;
+    const upToArg = upTo === undefined ? '' : Number.isInteger(upTo) ? String(upTo) : '-1';
+    const chatMode = chatId === undefined ? 'keep' : chatId === null ? 'null' : 'set';
     const args = [
       sourceId,
       targetId,
-      upTo,
+      upToArg,
       now(),
       chatMode,
-      options.chatId ?? '',
-      metadata,
+      chatId ?? '',
+      request.metadata ?? '',
       randomUUID(),
     ];
     const result = this.#json(await this.#write(scripts.fork, 'fork', args)) as {
@@ -199,70 +183,52 @@ export class RedisStore implements ThreadStore {
       version?: number;
       exists?: number;
     };
-    if (result.missing) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
     if (result.record) return toRecord(result.record)!;
-    checkFork(
-      sourceId,
-      targetId,
-      options.upTo ?? result.version!,
-      result.version!,
-      result.exists === 1,
-    );
+    // The script refused: check() throws the error every backend gives for this case.
+    request.check(result.missing ? null : result.version!, result.exists === 1);
     throw new StoreError(
       `RedisStore: fork("${sourceId}" → "${targetId}") was refused by the server for no known reason. This is a bug: please report it.`,
     );
   }
 
-  async reset(threadId: string, version: number): Promise<string | null> {
-    checkIds('reset', threadId);
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version, archiveId } = request;
     const target = Number.isInteger(version) ? String(version) : '-1';
-    const args = [threadId, target, archiveThreadId(threadId), now(), randomUUID()];
-    const result = this.#json(await this.#write(scripts.reset, 'reset', args)) as {
+    const args = [threadId, target, archiveId, now(), randomUUID()];
+    const result = this.#json(await this.#write(scripts.rollback, 'rollback', args)) as {
       archive?: string;
       noop?: boolean;
       missing?: boolean;
       version?: number;
     };
-    if (result.missing) throw threadNotFound(`reset("${threadId}")`, threadId);
     if (result.noop) return null;
     if (result.archive) return result.archive;
-    checkReset(threadId, version, result.version!);
+    request.check(result.missing ? null : result.version!);
     throw new StoreError(
-      `RedisStore: reset("${threadId}", ${version}) was refused by the server for no known reason. This is a bug: please report it.`,
+      `RedisStore: rollback("${threadId}", ${version}) was refused by the server for no known reason. This is a bug: please report it.`,
     );
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
+  protected async removeThread(threadId: string): Promise<void> {
     await this.#write(scripts.delete, 'deleteThread', [threadId]);
   }
 
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    const args = [checkpoint.checkpointId, checkpoint.chatId, JSON.stringify(checkpoint)];
-    if (Number(await this.#write(scripts.putCheckpoint, 'putCheckpoint', args)) !== 1)
-      throw checkpointExists(checkpoint.checkpointId);
+  protected override async saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
+    const args = [entry.checkpointId, entry.chatId, entry.body];
+    return Number(await this.#write(scripts.putCheckpoint, 'putCheckpoint', args)) === 1;
   }
 
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
+  /** Stored in put order; the base's stable sort keeps that order for equal timestamps. */
+  protected override async loadCheckpoints(chatId: string): Promise<string[]> {
     const reply = (await this.#run(scripts.listCheckpoints, 'listCheckpoints', [
       chatId,
     ])) as string[];
-    const all = reply.map((s) => JSON.parse(String(s)) as Checkpoint);
-    // Stored in put order; the stable sort keeps that order for equal timestamps.
-    return all.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    return reply.map(String);
   }
 
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
+  protected override async loadCheckpoint(checkpointId: string): Promise<string | null> {
     const reply = await this.#run(scripts.getCheckpoint, 'getCheckpoint', [checkpointId]);
-    return reply === null || reply === undefined ? null : (JSON.parse(String(reply)) as Checkpoint);
+    return reply === null || reply === undefined ? null : String(reply);
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
  * - `P t:<threadId>`: hash `id, version, meta, fork, created, updated, seg` and `chat` (absent = null).
  * - `P s:<segmentId>`: hash `parent` ('' = none), `base`, `children`, `owned` (1 while it is some
  *   thread's head). A segment holds the items at positions `base…`; positions below `base` are read
- *   from `parent`, so a fork or a reset makes a new segment instead of copying items.
+ *   from `parent`, so a fork or a rollback makes a new segment instead of copying items.
  * - `P i:<segmentId>`: list of serialized items, the item at position `p` at index `p - base`.
  * - `P threads` and `P c:<chatId>`: sorted sets (score 0, so ordered by id) of thread ids.
  * - `P cp:<checkpointId>`: checkpoint JSON; `P cps:<chatId>`: list of checkpoint ids in put order.
@@ -160,8 +160,8 @@ return cjson.encode({record = redis.call('HGETALL', tkey(ARGV[3]))})`,
    * '{"missing":true}' or '{"invalid":true,"version":v}'. The archive takes over the thread's
    * head segment (the whole history); the thread gets a new segment on top of its first items.
    */
-  reset: script(
-    'reset',
+  rollback: script(
+    'rollback',
     `local t = tkey(ARGV[2])
 local f = redis.call('HMGET', t, 'version', 'seg', 'chat', 'meta')
 if not f[1] then return cjson.encode({missing = true}) end

@@ -5,6 +5,7 @@
  */
 import pRetry from 'p-retry';
 import { StoreError } from '../errors.js';
+import { storeCapabilities } from './capabilities.js';
 import { delegateTraceStore } from './traceStores.js';
 import type { ThreadStore } from './types.js';
 
@@ -48,6 +49,8 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
     });
   const wrapper: ThreadStore = {
     kind: store.kind,
+    // The wrapped store's capabilities: leases and appendMany are forwarded, traces delegated.
+    capabilities: storeCapabilities(store),
     // Leases are not retried: a lost acquire must be seen by holdLease, which polls on its own.
     ...(store.leases ? { leases: store.leases } : {}),
     getThread: (threadId) => retry(() => store.getThread(threadId)),
@@ -61,7 +64,7 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
     listThreads: (filter) => retry(() => store.listThreads(filter)),
     fork: (sourceId, targetId, forkOptions) =>
       retry(() => store.fork(sourceId, targetId, forkOptions)),
-    reset: (threadId, version) => retry(() => store.reset(threadId, version)),
+    rollback: (threadId, version) => retry(() => store.rollback(threadId, version)),
     deleteThread: (threadId) => retry(() => store.deleteThread(threadId)),
     putCheckpoint: (checkpoint) => retry(() => store.putCheckpoint(checkpoint)),
     listCheckpoints: (chatId) => retry(() => store.listCheckpoints(chatId)),

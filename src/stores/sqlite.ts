@@ -11,16 +11,10 @@ import type { ThreadItem } from './item.js';
 import { activeFences } from './fence.js';
 import { sqliteError } from './sqliteErrors.js';
 import { SqliteLeases } from './sqliteLeases.js';
-import {
-  archiveThreadId,
-  checkFork,
-  checkpointExists,
-  checkpointTime,
-  checkReset,
-  resolveRange,
-  serializeItem,
-  threadNotFound,
-} from './common.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
+import type { StoreCapabilities } from './capabilities.js';
+import { rangeSpan } from './common.js';
+import type { BatchEntry, CheckpointEntry } from './storeRequests.js';
 import {
   MAX_SEGMENT,
   migrate,
@@ -28,16 +22,7 @@ import {
   SEGMENT_SPAN,
   type Statements,
 } from './sqliteSchema.js';
-import type {
-  AppendBatchEntry,
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
-import { checkIds } from './ids.js';
+import type { AppendBatchEntry, AppendOptions, ReadRange, ThreadRecord } from './types.js';
 import { completeRow, readVisible, toRecord, type Loaded } from './sqliteRows.js';
 
 /** Options of {@link SqliteStore}. */
@@ -66,8 +51,10 @@ const DEFAULTS = { busyTimeoutMs: 5000, synchronous: 'NORMAL' } as const;
  * await store.close();
  * ```
  */
-export class SqliteStore implements ThreadStore {
+export class SqliteStore extends BaseStore {
   readonly kind = 'sqlite';
+  /** Leases and version checks hold across the processes of one host; traces share the file. */
+  readonly capabilities: StoreCapabilities;
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #path: string;
@@ -75,8 +62,15 @@ export class SqliteStore implements ThreadStore {
   readonly leases: SqliteLeases;
 
   constructor(options: SqliteStoreOptions) {
+    super();
     const opts = { ...DEFAULTS, ...options };
     this.#path = opts.path;
+    this.capabilities = {
+      leases: true,
+      appendMany: true,
+      traces: opts.path !== ':memory:',
+      crossProcess: false,
+    };
     try {
       if (opts.path !== ':memory:')
         fs.mkdirSync(path.dirname(path.resolve(opts.path)), { recursive: true });
@@ -107,29 +101,30 @@ export class SqliteStore implements ThreadStore {
     return this.#db;
   }
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected async readRecord(threadId: string): Promise<ThreadRecord | null> {
     return this.#run('getThread', () => {
       const loaded = this.#load(threadId);
       return loaded ? toRecord(loaded) : null;
     });
   }
 
-  async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     return this.#run('readItems', () =>
       this.#db.transaction(() => {
         const loaded = this.#load(threadId);
-        const { start, end } = resolveRange(threadId, loaded?.version ?? 0, range);
-        if (!loaded || start >= end) return [];
+        if (!loaded) return [];
+        const { start, end } = rangeSpan(loaded.version, range);
+        if (start >= end) return [];
         return readVisible(this.#sql, this.#path, loaded, start, end);
       })(),
     );
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
-    const bodies = items.map((item) => serializeItem(threadId, item));
+  protected async appendItems(
+    threadId: string,
+    bodies: string[],
+    options: AppendOptions,
+  ): Promise<number> {
     const v = options.expectedVersion;
     return this.#write('append', () => {
       // Fast path: one statement, atomic on its own, with the version check inside it.
@@ -148,24 +143,19 @@ export class SqliteStore implements ThreadStore {
   }
 
   /** Every entry in one IMMEDIATE transaction: one commit for a whole agency call's threads. */
-  async appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
-    for (const { threadId, options } of batch) checkIds('appendMany', threadId, options.chatId);
-    const entries = batch.map(({ threadId, items, options, metadata }) => ({
-      threadId,
-      options,
-      bodies: items.map((item) => serializeItem(threadId, item)),
-      metadata: metadata === undefined ? undefined : JSON.stringify(metadata),
-    }));
-    return this.#write('appendMany', () =>
-      this.#db
-        .transaction(() =>
-          entries.map(({ threadId, bodies, options, metadata }) => {
-            const version = this.#appendIn(threadId, bodies, options);
-            if (metadata !== undefined) this.#setMetadataIn(threadId, metadata, options.chatId);
-            return version;
-          }),
-        )
-        .immediate(),
+  appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
+    return this.appendManyWith(batch, async (entries: BatchEntry[]) =>
+      this.#write('appendMany', () =>
+        this.#db
+          .transaction(() =>
+            entries.map(({ threadId, bodies, options, metadata }) => {
+              const version = this.#appendIn(threadId, bodies, options);
+              if (metadata !== undefined) this.#setMetadataIn(threadId, metadata, options.chatId);
+              return version;
+            }),
+          )
+          .immediate(),
+      ),
     );
   }
 
@@ -193,15 +183,13 @@ export class SqliteStore implements ThreadStore {
     return current + bodies.length;
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const json = JSON.stringify(metadata);
     this.#write('setMetadata', () =>
-      this.#db.transaction(() => this.#setMetadataIn(threadId, json, chatId)).immediate(),
+      this.#db.transaction(() => this.#setMetadataIn(threadId, metadata, chatId)).immediate(),
     );
   }
 
@@ -212,65 +200,46 @@ export class SqliteStore implements ThreadStore {
       this.#createThread(threadId, chatId ?? null, json, now);
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
     return this.#run('listThreads', () =>
       this.#db.transaction(() => {
         const rows =
-          filter.chatId === undefined
-            ? this.#sql.threadsAll.all()
-            : this.#sql.threadsByChat.all(filter.chatId);
+          chatId === undefined ? this.#sql.threadsAll.all() : this.#sql.threadsByChat.all(chatId);
         return rows.map((row) => toRecord(completeRow(this.#sql, this.#path, row)));
       })(),
     );
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
-    const metadata = options.metadata === undefined ? undefined : JSON.stringify(options.metadata);
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const { sourceId, targetId } = request;
     return this.#write('fork', () =>
       this.#db
         .transaction(() => {
           const source = this.#load(sourceId);
-          if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-          const upTo = options.upTo ?? source.version;
-          checkFork(
-            sourceId,
-            targetId,
-            upTo,
-            source.version,
+          const upTo = request.check(
+            source?.version ?? null,
             this.#sql.thread.get(targetId) !== undefined,
           );
-          const segment = this.#newSegment(upTo === 0 ? null : source.row.segment_id, upTo);
-          const chatId = options.chatId !== undefined ? options.chatId : source.row.chat_id;
+          const { row } = source!;
+          const segment = this.#newSegment(upTo === 0 ? null : row.segment_id, upTo);
+          const chatId = request.chatId !== undefined ? request.chatId : row.chat_id;
           const now = Date.now();
-          this.#sql.insertThread.run(
-            targetId,
-            chatId,
-            segment,
-            metadata ?? source.row.metadata,
-            sourceId,
-            upTo,
-            now,
-            now,
-          );
+          const metadata = request.metadata ?? row.metadata;
+          this.#sql.insertThread.run(targetId, chatId, segment, metadata, sourceId, upTo, now, now);
           return toRecord(this.#load(targetId)!);
         })
         .immediate(),
     );
   }
 
-  async reset(threadId: string, version: number): Promise<string | null> {
-    checkIds('reset', threadId);
-    return this.#write('reset', () =>
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version, archiveId } = request;
+    return this.#write('rollback', () =>
       this.#db
         .transaction(() => {
           const loaded = this.#load(threadId);
-          if (!loaded) throw threadNotFound(`reset("${threadId}")`, threadId);
-          checkReset(threadId, version, loaded.version);
-          if (version === loaded.version) return null;
-          const { row } = loaded;
-          const archiveId = archiveThreadId(threadId);
+          if (!request.check(loaded?.version ?? null)) return null;
+          const { row } = loaded!;
           const now = Date.now();
           this.#sql.insertThread.run(
             archiveId,
@@ -278,7 +247,7 @@ export class SqliteStore implements ThreadStore {
             row.segment_id,
             row.metadata,
             threadId,
-            loaded.version,
+            loaded!.version,
             now,
             now,
           );
@@ -293,8 +262,7 @@ export class SqliteStore implements ThreadStore {
     );
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
+  protected async removeThread(threadId: string): Promise<void> {
     this.#write('deleteThread', () =>
       this.#db
         .transaction(() => {
@@ -307,39 +275,31 @@ export class SqliteStore implements ThreadStore {
     );
   }
 
-  async putCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    checkIds(
-      'putCheckpoint',
-      checkpoint.checkpointId,
-      checkpoint.chatId,
-      ...Object.keys(checkpoint.threads ?? {}),
-    );
-    const ms = checkpointTime(checkpoint);
-    const body = JSON.stringify(checkpoint);
-    this.#write('putCheckpoint', () =>
+  protected override async saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
+    return this.#write('putCheckpoint', () =>
       this.#db
         .transaction(() => {
-          if (this.#sql.checkpoint.get(checkpoint.checkpointId))
-            throw checkpointExists(checkpoint.checkpointId);
-          this.#sql.insertCheckpoint.run(checkpoint.checkpointId, checkpoint.chatId, ms, body);
+          if (this.#sql.checkpoint.get(entry.checkpointId)) return false;
+          this.#sql.insertCheckpoint.run(
+            entry.checkpointId,
+            entry.chatId,
+            entry.createdMs,
+            entry.body,
+          );
+          return true;
         })
         .immediate(),
     );
   }
 
-  async listCheckpoints(chatId: string): Promise<Checkpoint[]> {
-    checkIds('listCheckpoints', chatId);
+  protected override async loadCheckpoints(chatId: string): Promise<string[]> {
     return this.#run('listCheckpoints', () =>
-      this.#sql.checkpointsByChat.all(chatId).map((r) => JSON.parse(r.body) as Checkpoint),
+      this.#sql.checkpointsByChat.all(chatId).map((r) => r.body),
     );
   }
 
-  async getCheckpoint(checkpointId: string): Promise<Checkpoint | null> {
-    checkIds('getCheckpoint', checkpointId);
-    return this.#run('getCheckpoint', () => {
-      const row = this.#sql.checkpoint.get(checkpointId);
-      return row ? (JSON.parse(row.body) as Checkpoint) : null;
-    });
+  protected override async loadCheckpoint(checkpointId: string): Promise<string | null> {
+    return this.#run('getCheckpoint', () => this.#sql.checkpoint.get(checkpointId)?.body ?? null);
   }
 
   async close(): Promise<void> {

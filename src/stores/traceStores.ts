@@ -4,6 +4,7 @@
  * (memory, JSON files) keeps its traces in memory for the life of the process.
  * @module
  */
+import { storeCapabilities } from './capabilities.js';
 import { MemoryTraceStore, type TraceStore } from './traceStore.js';
 import type { ThreadStore } from './types.js';
 
@@ -39,7 +40,8 @@ export async function traceStoreFor(threads: ThreadStore): Promise<TraceStore> {
   if (inner) return traceStoreFor(inner);
   const file = (threads as { path?: unknown }).path;
   let traces: TraceStore;
-  if (threads.kind === 'sqlite' && typeof file === 'string' && file !== ':memory:') {
+  // A store declaring traces that is not linked keeps them in its database file (SqliteStore).
+  if (storeCapabilities(threads).traces && typeof file === 'string' && file !== ':memory:') {
     const { SqliteTraceStore } = await import('./sqliteTraces.js');
     // The thread store's own connection, when it lends one (see SqliteStore.connection).
     const database = (threads as { connection?: unknown }).connection as

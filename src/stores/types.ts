@@ -1,11 +1,14 @@
 /**
  * The one interface every thread store implements. The memory store is the reference backend;
- * `test/stores/conformance.ts` is the shared suite every backend must pass.
+ * `runStoreConformance` (`src/testing/storeConformance.ts`) is the suite every backend must pass.
  *
  * A thread is an append-only log of {@link ThreadItem}s with a version equal to its visible
  * length. Positions are 0-based: the item at position `p` was appended when the version was `p`.
+ * Backends extend `BaseStore` (`baseStore.ts`), which checks every argument once and calls a few
+ * primitives; a store may also implement this interface directly.
  * @module
  */
+import type { StoreCapabilities } from './capabilities.js';
 import type { ThreadItem } from './item.js';
 
 /**
@@ -99,8 +102,14 @@ export interface Checkpoint {
  * thread reads back either with or without a whole append, never with part of one.
  */
 export interface ThreadStore {
-  /** Short backend name for messages and benchmarks, e.g. `sqlite`. */
+  /** Short backend name for messages and benchmarks, e.g. `sqlite`. Never decides behaviour. */
   readonly kind: string;
+
+  /**
+   * What the store can do (see {@link StoreCapabilities}). Optional for stores written against
+   * this interface; `storeCapabilities(store)` gives the safe default for those.
+   */
+  readonly capabilities?: StoreCapabilities;
 
   /**
    * Leases for coordinating writers (optional): one chat or ensemble run worked on by one caller
@@ -148,11 +157,12 @@ export interface ThreadStore {
   fork(sourceId: string, targetId: string, options?: ForkOptions): Promise<ThreadRecord>;
 
   /**
-   * Cuts a thread back to its first `version` items. The items after are not destroyed: they stay
-   * readable under the returned archive thread id (which holds the whole pre-reset history) until
-   * that thread is deleted. Returns `null` when nothing was cut (version equals the current one).
+   * Rolls a thread back to its first `version` items. The items after are not destroyed: they
+   * stay readable under the returned archive thread id (which holds the whole history before the
+   * rollback) until that thread is deleted. Returns `null` when nothing was cut (version equals
+   * the current one). Formerly named `reset`.
    */
-  reset(threadId: string, version: number): Promise<string | null>;
+  rollback(threadId: string, version: number): Promise<string | null>;
 
   /** Deletes a thread. Items still inherited by forks stay readable through those forks. */
   deleteThread(threadId: string): Promise<void>;

@@ -5,26 +5,11 @@
  * @module
  */
 import { ConflictError } from '../errors.js';
+import { BaseStore, type ForkRequest, type RollbackRequest } from './baseStore.js';
 import type { ThreadItem } from './item.js';
 import type { SerializedThread } from './callback.js';
-import {
-  archiveThreadId,
-  checkFork,
-  checkReset,
-  jsonCopy,
-  resolveRange,
-  serializeItem,
-  threadNotFound,
-} from './common.js';
-import type {
-  AppendOptions,
-  Checkpoint,
-  ForkOptions,
-  ReadRange,
-  ThreadRecord,
-  ThreadStore,
-} from './types.js';
-import { checkIds } from './ids.js';
+import { jsonCopy, rangeSpan } from './common.js';
+import type { AppendOptions, ReadRange, ThreadRecord } from './types.js';
 import { KeyedLock } from './keyedLock.js';
 
 /** The record part of a serialized thread. */
@@ -33,9 +18,11 @@ export function recordOf(thread: SerializedThread): ThreadRecord {
   return jsonCopy(record);
 }
 
-/** A store whose backend persists whole {@link SerializedThread}s. */
-export abstract class WholeThreadStore implements ThreadStore {
-  abstract readonly kind: string;
+/**
+ * A store whose backend persists whole {@link SerializedThread}s: implement the four thread
+ * primitives below (and `close`); the {@link BaseStore} primitives are built on them.
+ */
+export abstract class WholeThreadStore extends BaseStore {
   readonly #locks = new KeyedLock();
 
   /** The stored thread, or `null`. */
@@ -43,30 +30,28 @@ export abstract class WholeThreadStore implements ThreadStore {
   /** Replaces the stored thread atomically. */
   protected abstract saveThread(thread: SerializedThread): Promise<void>;
   /** Removes a stored thread (no-op when absent). */
-  protected abstract removeThread(threadId: string): Promise<void>;
+  protected abstract deleteStoredThread(threadId: string): Promise<void>;
   /** Every stored thread. */
   protected abstract loadAllThreads(): Promise<SerializedThread[]>;
-  abstract putCheckpoint(checkpoint: Checkpoint): Promise<void>;
-  abstract listCheckpoints(chatId: string): Promise<Checkpoint[]>;
-  abstract getCheckpoint(checkpointId: string): Promise<Checkpoint | null>;
-  abstract close(): Promise<void>;
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
+  protected async readRecord(threadId: string): Promise<ThreadRecord | null> {
     const thread = await this.loadThread(threadId);
     return thread ? recordOf(thread) : null;
   }
 
-  async readItems(threadId: string, range?: ReadRange): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
+  protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     const thread = await this.loadThread(threadId);
-    const { start, end } = resolveRange(threadId, thread?.version ?? 0, range);
-    return thread ? jsonCopy(thread.items.slice(start, end)) : [];
+    if (!thread) return [];
+    const { start, end } = rangeSpan(thread.version, range);
+    return jsonCopy(thread.items.slice(start, end));
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
-    const copies = items.map((item) => JSON.parse(serializeItem(threadId, item)) as ThreadItem);
+  protected async appendItems(
+    threadId: string,
+    bodies: string[],
+    options: AppendOptions,
+  ): Promise<number> {
+    const copies = bodies.map((body) => JSON.parse(body) as ThreadItem);
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
       const current = thread?.version ?? 0;
@@ -82,13 +67,12 @@ export abstract class WholeThreadStore implements ThreadStore {
     });
   }
 
-  async setMetadata(
+  protected async writeMetadata(
     threadId: string,
-    metadata: Record<string, unknown>,
-    chatId?: string | null,
+    metadata: string,
+    chatId: string | null | undefined,
   ): Promise<void> {
-    checkIds('setMetadata', threadId, chatId);
-    const copy = jsonCopy(metadata);
+    const copy = JSON.parse(metadata) as Record<string, unknown>;
     await this.withLock(threadId, async () => {
       const thread =
         (await this.loadThread(threadId)) ?? this.blankThread(threadId, chatId ?? null, {});
@@ -98,31 +82,27 @@ export abstract class WholeThreadStore implements ThreadStore {
     });
   }
 
-  async listThreads(filter: { chatId?: string } = {}): Promise<ThreadRecord[]> {
-    checkIds('listThreads', filter.chatId);
+  protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
     const all = await this.loadAllThreads();
     return all
-      .filter((t) => filter.chatId === undefined || t.chatId === filter.chatId)
+      .filter((t) => chatId === undefined || t.chatId === chatId)
       .sort((a, b) => (a.threadId < b.threadId ? -1 : a.threadId > b.threadId ? 1 : 0))
       .map(recordOf);
   }
 
-  async fork(sourceId: string, targetId: string, options: ForkOptions = {}): Promise<ThreadRecord> {
-    checkIds('fork', sourceId, targetId, options.chatId);
+  protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
+    const { sourceId, targetId } = request;
     return this.withLock(targetId, async () => {
       const source = await this.loadThread(sourceId);
-      if (!source) throw threadNotFound(`fork("${sourceId}" → "${targetId}")`, sourceId);
-      const upTo = options.upTo ?? source.version;
-      checkFork(
-        sourceId,
-        targetId,
-        upTo,
-        source.version,
-        (await this.loadThread(targetId)) !== null,
-      );
-      const chatId = options.chatId !== undefined ? options.chatId : source.chatId;
-      const target = this.blankThread(targetId, chatId, options.metadata ?? source.metadata);
-      target.items = source.items.slice(0, upTo);
+      const exists = source ? (await this.loadThread(targetId)) !== null : false;
+      const upTo = request.check(source?.version ?? null, exists);
+      const chatId = request.chatId !== undefined ? request.chatId : source!.chatId;
+      const metadata =
+        request.metadata === undefined
+          ? source!.metadata
+          : (JSON.parse(request.metadata) as Record<string, unknown>);
+      const target = this.blankThread(targetId, chatId, metadata);
+      target.items = source!.items.slice(0, upTo);
       target.version = upTo;
       target.forkedFrom = { threadId: sourceId, version: upTo };
       await this.saveThread(target);
@@ -130,32 +110,30 @@ export abstract class WholeThreadStore implements ThreadStore {
     });
   }
 
-  async reset(threadId: string, version: number): Promise<string | null> {
-    checkIds('reset', threadId);
+  protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
+    const { threadId, version, archiveId } = request;
     return this.withLock(threadId, async () => {
       const thread = await this.loadThread(threadId);
-      if (!thread) throw threadNotFound(`reset("${threadId}")`, threadId);
-      checkReset(threadId, version, thread.version);
-      if (version === thread.version) return null;
-      const archive = this.blankThread(archiveThreadId(threadId), thread.chatId, thread.metadata);
-      archive.items = thread.items;
-      archive.version = thread.version;
-      archive.forkedFrom = { threadId, version: thread.version };
+      if (!request.check(thread?.version ?? null)) return null;
+      const { chatId, metadata, items, version: current } = thread!;
+      const archive = this.blankThread(archiveId, chatId, metadata);
+      archive.items = items;
+      archive.version = current;
+      archive.forkedFrom = { threadId, version: current };
       // Archive first: a crash in between leaves the thread uncut plus a spare archive, never a loss.
       await this.saveThread(archive);
       await this.saveThread({
-        ...thread,
-        items: thread.items.slice(0, version),
+        ...thread!,
+        items: items.slice(0, version),
         version,
         updatedAt: new Date().toISOString(),
       });
-      return archive.threadId;
+      return archiveId;
     });
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    checkIds('deleteThread', threadId);
-    await this.withLock(threadId, () => this.removeThread(threadId));
+  protected async removeThread(threadId: string): Promise<void> {
+    await this.withLock(threadId, () => this.deleteStoredThread(threadId));
   }
 
   /** Runs `fn` after every earlier locked operation on `key` has settled. */

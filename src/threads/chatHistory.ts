@@ -114,7 +114,7 @@ export async function rollbackChat(
           'The thread was cut back or replaced after the checkpoint was taken.',
       );
     }
-    const archive = await store.reset(record.threadId, target);
+    const archive = await store.rollback(record.threadId, target);
     if (archive) archives[record.threadId] = archive;
   }
   return archives;

@@ -116,7 +116,7 @@ export class ThreadSession implements Session {
       from: record.version - 1,
       limit: 1,
     });
-    const archive = await this.store.reset(this.sessionId, record.version - 1);
+    const archive = await this.store.rollback(this.sessionId, record.version - 1);
     if (archive && !this.#keepPopped) await this.store.deleteThread(archive);
     return last?.item;
   }

@@ -34,7 +34,7 @@ const METHODS = [
   'setMetadata',
   'listThreads',
   'fork',
-  'reset',
+  'rollback',
   'deleteThread',
   'putCheckpoint',
   'listCheckpoints',

@@ -148,7 +148,7 @@ describe('WorkflowThread', () => {
       data: runningData(),
     });
     await commitTurns(workflow, 1);
-    await store.reset('run-6::main', 0);
+    await store.rollback('run-6::main', 0);
     await expect(WorkflowThread.load(store, 'run-6')).rejects.toThrow(
       /counts 1 turns but the main thread has 0/,
     );

@@ -6,7 +6,7 @@ import {
   checkFork,
   checkpointExists,
   checkpointTime,
-  checkReset,
+  checkRollback,
   isArchiveThreadId,
   jsonCopy,
   resolveRange,
@@ -57,17 +57,17 @@ describe('resolveRange', () => {
   );
 });
 
-describe('checkFork and checkReset', () => {
+describe('checkFork and checkRollback', () => {
   it('accept the bounds and refuse anything outside them', () => {
     expect(() => checkFork('s', 't', 0, 3, false)).not.toThrow();
     expect(() => checkFork('s', 't', 3, 3, false)).not.toThrow();
     expect(() => checkFork('s', 't', 4, 3, false)).toThrow(/between 0 and 3/);
     expect(() => checkFork('s', 't', 1.5, 3, false)).toThrow(ConfigError);
     expect(() => checkFork('s', 't', 1, 3, true)).toThrow(/"t" already exists/);
-    expect(() => checkReset('t', 0, 2)).not.toThrow();
-    expect(() => checkReset('t', 2, 2)).not.toThrow();
-    expect(() => checkReset('t', 3, 2)).toThrow(/out of range; the thread has 2 items/);
-    expect(() => checkReset('t', -1, 2)).toThrow(ConfigError);
+    expect(() => checkRollback('t', 0, 2)).not.toThrow();
+    expect(() => checkRollback('t', 2, 2)).not.toThrow();
+    expect(() => checkRollback('t', 3, 2)).toThrow(/out of range; the thread has 2 items/);
+    expect(() => checkRollback('t', -1, 2)).toThrow(ConfigError);
   });
 });
 

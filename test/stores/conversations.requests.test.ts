@@ -66,7 +66,7 @@ describe('ConversationsStore requests (measured on the fake)', () => {
     await store.fork('t', 'empty', { upTo: 0 });
     expect(fake.take()).toEqual([]);
     const before = await store.conversationId('t');
-    const archive = (await store.reset('t', 5))!;
+    const archive = (await store.rollback('t', 5))!;
     expect(routes(fake.take())).toEqual([
       'POST /v1/conversations',
       'POST /v1/conversations/{id}/items',

@@ -44,7 +44,7 @@ export async function frozenHolderCannotWrite(store: ThreadStore): Promise<void>
     await refused(store.append('u', items('x'), { expectedVersion: 0, chatId: 'c' }));
     await refused(store.setMetadata('t', { late: true }));
     await refused(store.fork('t', 't-fork'));
-    await refused(store.reset('t', 1));
+    await refused(store.rollback('t', 1));
     await refused(store.deleteThread('t'));
     const checkpoint = {
       checkpointId: 'cp-late',

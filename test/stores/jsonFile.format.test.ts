@@ -137,7 +137,7 @@ describe('JsonFileStore reads and migrates the schemaVersion 1 format (frozen fi
     expect((await store.readItems('copy')).map((i) => i.id)).toEqual(['u1', 'a1']);
     await store.setMetadata(id, { note: 'changed' });
     expect((await new JsonFileStore({ dir }).getThread(id))?.metadata).toEqual({ note: 'changed' });
-    expect(await store.reset(id, 1)).toMatch(/~reset~/);
+    expect(await store.rollback(id, 1)).toMatch(/~reset~/);
     expect((await new JsonFileStore({ dir }).readItems(id)).map((i) => i.id)).toEqual(['u1']);
   });
 });

@@ -53,7 +53,7 @@ describe('SqliteStore internals', () => {
     const store = new SqliteStore({ path: file });
     await store.append('t', items(100), { expectedVersion: 0 });
     await store.fork('t', 'f', { upTo: 40 });
-    const archive = (await store.reset('t', 60))!;
+    const archive = (await store.rollback('t', 60))!;
     expect(count(file, 'items')).toBe(100);
     await store.deleteThread(archive);
     expect(count(file, 'items')).toBe(60); // items 60..99 were only visible to the archive

@@ -206,7 +206,7 @@ describe('ThreadManager', () => {
     const threads = new ThreadManager({ store });
     const thread = await threads.getThread('c', 'A');
     await threads.addItemsAndSave(thread, [msg('1'), msg('2'), msg('3')]);
-    await store.reset('c__A__USER', 1);
+    await store.rollback('c__A__USER', 1);
     thread.addItem(msg('new'));
     await threads.saveThread(thread);
     expect(texts(await store.readItems('c__A__USER'))).toEqual(['1', 'new']);

@@ -88,7 +88,7 @@ export function forkTests(store: StoreHandle): void {
     it('cuts back and returns an archive thread holding the whole pre-reset history', async () => {
       await appendAll(store(), 't', items('a', 5), 'c1');
       await store().setMetadata('t', { keep: 1 });
-      const archive = await store().reset('t', 2);
+      const archive = await store().rollback('t', 2);
       expect(typeof archive).toBe('string');
       expect(archive).not.toBe('t');
       expect(ids(await store().readItems('t'))).toEqual(['a-0', 'a-1']);
@@ -103,7 +103,7 @@ export function forkTests(store: StoreHandle): void {
 
     it('lets appends continue at the new version, invisible to the archive', async () => {
       await appendAll(store(), 't', items('a', 4));
-      const archive = (await store().reset('t', 1))!;
+      const archive = (await store().rollback('t', 1))!;
       await expect(
         store().append('t', items('x', 1), { expectedVersion: 4 }),
       ).rejects.toMatchObject({ code: 'THREAD_CONFLICT' });
@@ -111,7 +111,7 @@ export function forkTests(store: StoreHandle): void {
       expect(ids(await store().readItems('t'))).toEqual(['a-0', 'b-0', 'b-1']);
       expect(ids(await store().readItems('t', { newest: 2 }))).toEqual(['b-0', 'b-1']);
       expect(ids(await store().readItems(archive))).toEqual(ids(items('a', 4)));
-      const second = (await store().reset('t', 0))!;
+      const second = (await store().rollback('t', 0))!;
       expect(second).not.toBe(archive);
       expect(await store().readItems('t')).toEqual([]);
       expect(ids(await store().readItems(second))).toEqual(['a-0', 'b-0', 'b-1']);
@@ -119,21 +119,21 @@ export function forkTests(store: StoreHandle): void {
 
     it('returns null when nothing is cut, and rejects a bad version or an unknown thread', async () => {
       await appendAll(store(), 't', items('a', 3));
-      expect(await store().reset('t', 3)).toBeNull();
+      expect(await store().rollback('t', 3)).toBeNull();
       expect((await store().getThread('t'))?.version).toBe(3);
-      await expectCode(store().reset('t', 4), 'CONFIG_INVALID');
-      await expectCode(store().reset('t', -1), 'CONFIG_INVALID');
-      await expectCode(store().reset('missing', 0), 'THREAD_NOT_FOUND');
+      await expectCode(store().rollback('t', 4), 'CONFIG_INVALID');
+      await expectCode(store().rollback('t', -1), 'CONFIG_INVALID');
+      await expectCode(store().rollback('missing', 0), 'THREAD_NOT_FOUND');
     });
 
     it('resets a forked thread, before and after its fork point', async () => {
       await appendAll(store(), 'a', items('a', 4));
       await store().fork('a', 'f', { upTo: 3 });
       await appendAll(store(), 'f', items('f', 2));
-      const archive = (await store().reset('f', 4))!;
+      const archive = (await store().rollback('f', 4))!;
       expect(ids(await store().readItems('f'))).toEqual(['a-0', 'a-1', 'a-2', 'f-0']);
       expect(ids(await store().readItems(archive))).toEqual(['a-0', 'a-1', 'a-2', 'f-0', 'f-1']);
-      await store().reset('f', 1);
+      await store().rollback('f', 1);
       expect(ids(await store().readItems('f'))).toEqual(['a-0']);
       await appendAll(store(), 'f', items('g', 1));
       expect(ids(await store().readItems('f'))).toEqual(['a-0', 'g-0']);
@@ -160,7 +160,7 @@ export function forkTests(store: StoreHandle): void {
       await store().fork('a', 'b', { upTo: 4 });
       await appendAll(store(), 'b', items('b', 1));
       await store().fork('b', 'c', { upTo: 5 });
-      const archive = (await store().reset('a', 1))!;
+      const archive = (await store().rollback('a', 1))!;
       await store().deleteThread('a');
       await store().deleteThread('b');
       expect(ids(await store().readItems('c'))).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'b-0']);

@@ -17,7 +17,7 @@ export function idTests(store: StoreHandle): void {
         await expectCode(store().getThread(id), 'CONFIG_INVALID');
         await expectCode(store().readItems(id), 'CONFIG_INVALID');
         await expectCode(store().setMetadata(id, { a: 1 }), 'CONFIG_INVALID');
-        await expectCode(store().reset(id, 0), 'CONFIG_INVALID');
+        await expectCode(store().rollback(id, 0), 'CONFIG_INVALID');
         await expectCode(store().deleteThread(id), 'CONFIG_INVALID');
       }
       expect(await store().listThreads()).toEqual([]);
