@@ -37,6 +37,7 @@ export {
   checkpointExists,
   checkRollback,
   isArchiveThreadId,
+  rangeSpan,
   resolveRange,
   serializeItem,
   threadNotFound,
@@ -44,6 +45,10 @@ export {
 // Renamed on the way out: a position range, not a tracing span (see `colloquy/tracing`).
 export type { Span as PositionRange } from './stores/common.js';
 export { WholeThreadStore } from './stores/wholeThread.js';
+export { BaseStore, ForkRequest, RollbackRequest } from './stores/baseStore.js';
+export type { BatchEntry, CheckpointEntry } from './stores/baseStore.js';
+export { storeCapabilities } from './stores/capabilities.js';
+export type { StoreCapabilities } from './stores/capabilities.js';
 export { appendBatch } from './stores/appendBatch.js';
 
 export { ConversationThread } from './threads/conversationThread.js';

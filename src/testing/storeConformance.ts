@@ -18,6 +18,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import type { ThreadStore } from '../stores/types.js';
 import { appendTests } from './conformance/append.js';
 import { appendManyTests } from './conformance/appendMany.js';
+import { capabilityTests } from './conformance/capabilities.js';
 import { checkpointTests } from './conformance/checkpoints.js';
 import { forkTests } from './conformance/fork.js';
 import { idTests } from './conformance/ids.js';
@@ -42,7 +43,7 @@ export interface StoreConformanceOptions {
 
 /**
  * Registers the conformance suite (one `describe` per method group: append, read, fork,
- * checkpoints, session) for a backend, in the calling vitest test file.
+ * checkpoints, session, ids, leases, capabilities) for a backend, in the calling vitest test file.
  *
  * @example
  * ```ts
@@ -82,5 +83,6 @@ export function runStoreConformance(opts: StoreConformanceOptions): void {
     sessionTests(store);
     idTests(store);
     leaseTests(store);
+    capabilityTests(store);
   });
 }

@@ -84,8 +84,8 @@ export function forkTests(store: StoreHandle): void {
     });
   });
 
-  describe('reset', () => {
-    it('cuts back and returns an archive thread holding the whole pre-reset history', async () => {
+  describe('rollback', () => {
+    it('cuts back and returns an archive thread holding the whole history before the rollback', async () => {
       await appendAll(store(), 't', items('a', 5), 'c1');
       await store().setMetadata('t', { keep: 1 });
       const archive = await store().rollback('t', 2);
@@ -126,7 +126,7 @@ export function forkTests(store: StoreHandle): void {
       await expectCode(store().rollback('missing', 0), 'THREAD_NOT_FOUND');
     });
 
-    it('resets a forked thread, before and after its fork point', async () => {
+    it('rolls back a forked thread, before and after its fork point', async () => {
       await appendAll(store(), 'a', items('a', 4));
       await store().fork('a', 'f', { upTo: 3 });
       await appendAll(store(), 'f', items('f', 2));
