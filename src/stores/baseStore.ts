@@ -120,23 +120,38 @@ export abstract class BaseStore implements ThreadStore {
     this.#checkpoints.clear();
   }
 
-  async getThread(threadId: string): Promise<ThreadRecord | null> {
-    checkIds('getThread', threadId);
-    return this.readRecord(threadId);
+  // The hot methods are not `async`: they return the primitive's promise as it is (one promise
+  // less per call) and turn a failed check into a rejection.
+
+  getThread(threadId: string): Promise<ThreadRecord | null> {
+    try {
+      checkIds('getThread', threadId);
+      return this.readRecord(threadId);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
-  async readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
-    checkIds('readItems', threadId);
-    checkRange(threadId, range);
-    return this.readRange(threadId, range);
+  readItems(threadId: string, range: ReadRange = {}): Promise<ThreadItem[]> {
+    try {
+      checkIds('readItems', threadId);
+      checkRange(threadId, range);
+      return this.readRange(threadId, range);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
-  async append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
-    checkIds('append', threadId, options.chatId);
-    checkExpectedVersion('append', threadId, options.expectedVersion);
-    const bodies = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) bodies[i] = serializeItem(threadId, items[i]!);
-    return this.appendItems(threadId, bodies, options);
+  append(threadId: string, items: ThreadItem[], options: AppendOptions): Promise<number> {
+    try {
+      checkIds('append', threadId, options.chatId);
+      checkExpectedVersion('append', threadId, options.expectedVersion);
+      const bodies = new Array<string>(items.length);
+      for (let i = 0; i < items.length; i++) bodies[i] = serializeItem(threadId, items[i]!);
+      return this.appendItems(threadId, bodies, options);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /**
