@@ -114,7 +114,8 @@ export interface ThreadStore {
   /**
    * Leases for coordinating writers (optional): one chat or ensemble run worked on by one caller
    * at a time. Redis and Postgres coordinate across processes and hosts, SQLite across the
-   * processes that open the same file, memory and JSON files within one process.
+   * processes that open the same file, memory and JSON files within one process. Whether an
+   * Agency holds chat leases is decided by `capabilities.leases`, not by this field's presence.
    */
   readonly leases?: Leases;
 
@@ -136,6 +137,7 @@ export interface ThreadStore {
    * `appendBatch` falls back to one `append` per thread, then its `setMetadata`). Each entry is
    * checked as `append` checks it; when any entry's version differs, `ConflictError` names that
    * thread and nothing is written (metadata included). Returns the new versions, in order.
+   * Present exactly when `capabilities.appendMany` is declared.
    */
   appendMany?(batch: readonly AppendBatchEntry[]): Promise<number[]>;
 
