@@ -12,11 +12,20 @@ const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the CLI and returns every module URL it resolved. */
-function importsOf(args: string[], name: string): { urls: string[]; stdout: string } {
+function importsOf(
+  args: string[],
+  name: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): { urls: string[]; stdout: string } {
   const log = path.join(dir, `${name}.log`);
   const run = spawnSync(process.execPath, ['--import', HOOKS, BIN, ...args], {
     cwd: dir,
-    env: { ...process.env, COLLOQUY_IMPORT_LOG: log, COLLOQUY_DB: path.join(dir, 'none.db') },
+    env: {
+      ...process.env,
+      COLLOQUY_IMPORT_LOG: log,
+      COLLOQUY_DB: path.join(dir, 'none.db'),
+      ...extraEnv,
+    },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0);
@@ -73,6 +82,45 @@ describe('CLI start-up', () => {
       /\/models\/(providers|resolve)\.(ts|js)$/,
       /\/ensembles\/llmAgent\.(ts|js)$/,
       /\/src\/server\//,
+    ])
+      expect(
+        urls.filter((url) => heavy.test(url)),
+        String(heavy),
+      ).toEqual([]);
+  });
+
+  it('invoke of a script-only ensemble loads no memory backend, and with tracing off no SDK', () => {
+    writeFileSync(
+      path.join(dir, 'one.yaml'),
+      'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
+    );
+    const traced = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-traced');
+    // Ensemble spans are SDK spans: with tracing on (the default) the SDK loads for them.
+    expect(traced.urls.some((url) => /@openai\/agents-core/.test(url))).toBe(true);
+    const { urls, stdout } = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-off', {
+      COLLOQUY_TRACING: 'off',
+    });
+    expect(stdout).toMatch(/"hello": "world"/);
+    expect(urls.some((url) => /better-sqlite3/.test(url))).toBe(true);
+    for (const list of [traced.urls, urls])
+      for (const heavy of [
+        /\/memory\/(ensembleMemory|options|sqliteMemory|working)\.(ts|js)$/,
+        /node_modules\/sqlite-vec/,
+        /node_modules\/cli-table3/,
+        /\/src\/files\//,
+        /node_modules\/minisearch/,
+        /@opentelemetry\/(sdk|exporter|resources)/,
+      ])
+        expect(
+          list.filter((url) => heavy.test(url)),
+          String(heavy),
+        ).toEqual([]);
+    for (const heavy of [
+      /@openai\/agents-core/,
+      /node_modules\/openai\//,
+      /@modelcontextprotocol\//,
+      /\/src\/tracing\/(setup|recorder|hub)\.(ts|js)$/,
+      /\/ensembles\/tracing\.(ts|js)$/,
     ])
       expect(
         urls.filter((url) => heavy.test(url)),

@@ -15,6 +15,7 @@ import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputH
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
+import { tracingOffByEnv } from '../../../tracing/resolve.js';
 import { llmOrcView, writeArtifacts } from '../../../ensembles/llmorc/results.js';
 import { prepareEnsemble } from './profiles.js';
 import { printResult, progressReporter } from './progress.js';
@@ -135,17 +136,23 @@ export async function invoke(
   else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
-  // off a TTY the plain progress lines stay.
-  const { createEnsembleTracer } = await import('../../../ensembles/tracing.js');
-  const { flushTracing, getTraceRecorder } = await import('../../../tracing/setup.js');
-  const tracer = await createEnsembleTracer({ store });
-  const live = process.stderr.isTTY
-    ? await (await import('../../progress/liveProgress.js')).startLiveProgress(getTraceRecorder())
+  // off a TTY the plain progress lines stay. Ensemble spans are SDK spans, so tracing loads the
+  // SDK; with COLLOQUY_TRACING=off and no terminal a script-only run loads none of it.
+  const traced = process.stderr.isTTY || !tracingOffByEnv();
+  const tracing = traced ? await import('../../../tracing/setup.js') : undefined;
+  const tracer = traced
+    ? await (await import('../../../ensembles/tracing.js')).createEnsembleTracer({ store })
     : undefined;
+  const live =
+    tracing && process.stderr.isTTY
+      ? await (
+          await import('../../progress/liveProgress.js')
+        ).startLiveProgress(tracing.getTraceRecorder())
+      : undefined;
   const lines = live ? undefined : progressReporter();
   const progress = {
     onEvent: (event: EnsembleEvent) => {
-      tracer.onEvent(event);
+      tracer?.onEvent(event);
       lines?.onEvent(event);
     },
     stop: () => {
@@ -195,9 +202,9 @@ export async function invoke(
     }
     if (result.completion_reason === 'error' || view.status !== 'completed') process.exitCode = 1;
   } finally {
-    await tracer.finish();
+    await tracer?.finish();
     progress.stop();
-    await flushTracing();
+    await tracing?.flushTracing();
     await store.close();
   }
 }
