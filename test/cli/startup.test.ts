@@ -128,6 +128,34 @@ describe('CLI start-up', () => {
       ).toEqual([]);
   });
 
+  it('importing colloquy loads the OpenAI provider only when an agent first names a model', () => {
+    const log = path.join(dir, 'root.log');
+    const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+    const script = [
+      `await import(${JSON.stringify(entry)});`,
+      "const { appendFileSync } = await import('node:fs');",
+      `appendFileSync(${JSON.stringify(log)}, 'MARK\\n');`,
+      "const { Runner } = await import('@openai/agents-core');",
+      "const model = await new Runner().config.modelProvider.getModel('gpt-4.1-mini');",
+      'console.log(model.constructor.name);',
+    ].join('\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx/esm', '--import', HOOKS, '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { ...process.env, COLLOQUY_IMPORT_LOG: log, OPENAI_API_KEY: 'sk-test-offline' },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/OpenAI\w*Model/);
+    const [before, after] = readFileSync(log, 'utf8').split('MARK\n');
+    expect(before).toMatch(/@openai\/agents-core/);
+    expect(before).not.toMatch(/@openai\/agents-openai/);
+    expect(after).toMatch(/@openai\/agents-openai/);
+  });
+
   it('finds the command word after global options', () => {
     expect(commandWord(['node', 'colloquy', '--log-level', 'debug', 'demo', 'x'])).toBe('demo');
     expect(commandWord(['node', 'colloquy', '--help'])).toBeUndefined();
