@@ -89,21 +89,36 @@ describe('CLI start-up', () => {
       ).toEqual([]);
   });
 
-  it('invoke of a script-only ensemble loads no memory backend, and with tracing off no SDK', () => {
+  it('invoke of a script-only ensemble loads no SDK, memory backend or file search, traced or not', () => {
     writeFileSync(
       path.join(dir, 'one.yaml'),
       'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
     );
-    const traced = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-traced');
-    // Ensemble spans are SDK spans: with tracing on (the default) the SDK loads for them.
-    expect(traced.urls.some((url) => /@openai\/agents-core/.test(url))).toBe(true);
-    const { urls, stdout } = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-off', {
+    const db = path.join(dir, 'traced.db');
+    const traced = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-traced', {
+      COLLOQUY_DB: db,
+      OPENAI_API_KEY: '',
+    });
+    // The run is traced all the same (without the SDK: ensembles/localTracing.ts).
+    expect(traced.urls.some((url) => /\/ensembles\/localTracing\.(ts|js)$/.test(url))).toBe(true);
+    const listed = spawnSync(process.execPath, [BIN, 'traces', 'list'], {
+      cwd: dir,
+      env: { ...process.env, COLLOQUY_DB: db },
+      encoding: 'utf8',
+    });
+    expect(listed.stdout).toMatch(/ensemble one .* 3 spans/);
+    const off = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-off', {
       COLLOQUY_TRACING: 'off',
     });
-    expect(stdout).toMatch(/"hello": "world"/);
-    expect(urls.some((url) => /better-sqlite3/.test(url))).toBe(true);
-    for (const list of [traced.urls, urls])
+    for (const { urls, stdout } of [traced, off]) {
+      expect(stdout).toMatch(/"hello": "world"/);
+      expect(urls.some((url) => /better-sqlite3/.test(url))).toBe(true);
       for (const heavy of [
+        /@openai\/agents-core/,
+        /node_modules\/openai\//,
+        /@modelcontextprotocol\//,
+        /\/src\/tracing\/(setup|hub)\.(ts|js)$/,
+        /\/ensembles\/tracing\.(ts|js)$/,
         /\/memory\/(ensembleMemory|options|sqliteMemory|working)\.(ts|js)$/,
         /node_modules\/sqlite-vec/,
         /node_modules\/cli-table3/,
@@ -112,20 +127,10 @@ describe('CLI start-up', () => {
         /@opentelemetry\/(sdk|exporter|resources)/,
       ])
         expect(
-          list.filter((url) => heavy.test(url)),
+          urls.filter((url) => heavy.test(url)),
           String(heavy),
         ).toEqual([]);
-    for (const heavy of [
-      /@openai\/agents-core/,
-      /node_modules\/openai\//,
-      /@modelcontextprotocol\//,
-      /\/src\/tracing\/(setup|recorder|hub)\.(ts|js)$/,
-      /\/ensembles\/tracing\.(ts|js)$/,
-    ])
-      expect(
-        urls.filter((url) => heavy.test(url)),
-        String(heavy),
-      ).toEqual([]);
+    }
   });
 
   it('importing colloquy loads the OpenAI provider only when an agent first names a model', () => {

@@ -15,7 +15,8 @@ import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputH
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
-import { tracingOffByEnv } from '../../../tracing/resolve.js';
+import { resolveTracing } from '../../../tracing/resolve.js';
+import { canTraceLocally, createLocalEnsembleTracer } from '../../../ensembles/localTracing.js';
 import { llmOrcView, writeArtifacts } from '../../../ensembles/llmorc/results.js';
 import { prepareEnsemble } from './profiles.js';
 import { printResult, progressReporter } from './progress.js';
@@ -136,15 +137,20 @@ export async function invoke(
   else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
-  // off a TTY the plain progress lines stay. Ensemble spans are SDK spans, so tracing loads the
-  // SDK; with COLLOQUY_TRACING=off and no terminal a script-only run loads none of it.
-  const traced = process.stderr.isTTY || !tracingOffByEnv();
-  const tracing = traced ? await import('../../../tracing/setup.js') : undefined;
-  const tracer = traced
+  // off a TTY the plain progress lines stay. Ensemble spans are SDK spans when the run has LLM
+  // agents, a terminal or an exporter; a script-only run off a terminal is traced without the
+  // SDK (localTracing.ts), and with COLLOQUY_TRACING=off not at all.
+  const resolved = resolveTracing();
+  const tty = Boolean(process.stderr.isTTY);
+  const local = !tty && (!resolved.enabled || canTraceLocally(ensemble, resolved));
+  const tracing = local ? undefined : await import('../../../tracing/setup.js');
+  const tracer = !local
     ? await (await import('../../../ensembles/tracing.js')).createEnsembleTracer({ store })
-    : undefined;
+    : resolved.enabled
+      ? await createLocalEnsembleTracer(resolved, { store })
+      : undefined;
   const live =
-    tracing && process.stderr.isTTY
+    tracing && tty
       ? await (
           await import('../../progress/liveProgress.js')
         ).startLiveProgress(tracing.getTraceRecorder())
