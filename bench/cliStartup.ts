@@ -41,11 +41,44 @@ writeFileSync(
   'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
 );
 
-const cases: Array<{ name: string; args: string[]; target?: number }> = [
+// Floors: what the work itself costs without Colloquy. A one-script invoke must at least parse the
+// YAML, validate it with zod, spawn the script and save the result in SQLite; an agency (demo)
+// must at least import the SDK. If a target is below its floor, these rows show it.
+const FLOOR_SCRIPT = `
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { parse } from 'yaml';
+import { z } from 'zod';
+const schema = z.object({ name: z.string(), agents: z.array(z.object({ name: z.string(), script: z.string() })) });
+const ensemble = schema.parse(parse(readFileSync(process.argv[2], 'utf8')));
+const child = spawn('/bin/sh', ['-c', ensemble.agents[0].script], { stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+for await (const chunk of child.stdout) out += chunk;
+const db = new Database(process.env.COLLOQUY_DB);
+db.exec('CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, ensemble TEXT, result TEXT)');
+db.prepare('INSERT INTO runs (ensemble, result) VALUES (?, ?)').run(ensemble.name, out);
+db.close();
+console.log(JSON.stringify(JSON.parse(out).data));
+`;
+const FLOOR = path.join(ROOT, 'bench', '.floorInvoke.mjs');
+writeFileSync(FLOOR, FLOOR_SCRIPT);
+
+const cases: Array<{ name: string; args: string[]; target?: number; env?: NodeJS.ProcessEnv }> = [
   { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'floor: yaml+zod+spawn+sqlite', args: [FLOOR, path.join(dir, 'one.yaml')] },
+  {
+    name: 'floor: import the SDK',
+    args: ['--input-type=module', '-e', "await import('@openai/agents-core')"],
+  },
   { name: 'colloquy --help', args: [BIN, '--help'] },
   { name: 'colloquy demo', args: [BIN, 'demo', '--no-progress'], target: 4 },
   { name: 'colloquy invoke (1 script)', args: [BIN, 'invoke', './one.yaml'], target: 3 },
+  {
+    name: 'invoke, COLLOQUY_TRACING=off',
+    args: [BIN, 'invoke', './one.yaml'],
+    env: { COLLOQUY_TRACING: 'off' },
+  },
 ];
 
 const TIME = '/usr/bin/time';
@@ -53,12 +86,16 @@ const cpuFile = path.join(dir, 'cpu.txt');
 const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 const cpuTimes = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < rounds; round += 1) {
-  for (const { name, args } of cases) {
+  for (const { name, args, env: extra } of cases) {
     const [command, commandArgs] = existsSync(TIME)
       ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]]
       : [process.execPath, args];
     const started = process.hrtime.bigint();
-    const run = spawnSync(command, commandArgs, { cwd: dir, env, encoding: 'utf8' });
+    const run = spawnSync(command, commandArgs, {
+      cwd: name.startsWith('floor: import') ? ROOT : dir,
+      env: { ...env, ...extra },
+      encoding: 'utf8',
+    });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (run.status !== 0) throw new Error(`${name} exited with ${run.status}: ${run.stderr}`);
     times.get(name)!.push(ms);
@@ -87,7 +124,7 @@ for (const { name, target } of cases) {
     ? `   cpu ${median(cpuTimes.get(name)!).toFixed(0).padStart(4)} ms  ${(median(cpuTimes.get(name)!) / cpuBase).toFixed(2)}×`
     : '';
   console.log(
-    `  ${name.padEnd(28)} wall ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${cpu}${goal}`,
+    `  ${name.padEnd(32)} wall ${ms.toFixed(0).padStart(5)} ms  ${(ms / base).toFixed(2)}× node${cpu}${goal}`,
   );
 }
 
@@ -145,6 +182,7 @@ for (let round = 0; round < 3; round += 1) {
   sdkRss.push(await idleRss([path.join(ROOT, 'bench', '.sdkServer.mjs')]));
 }
 rmSync(path.join(ROOT, 'bench', '.sdkServer.mjs'));
+rmSync(FLOOR);
 rmSync(dir, { recursive: true, force: true });
 const serve = median(serveRss);
 const sdk = median(sdkRss);

@@ -1,10 +1,10 @@
 /**
  * The CLI's tables: columns sized to their widest cell (ids of any length, wide CJK characters
  * and emoji measured by display width, colour codes ignored), no borders, two spaces between
- * columns, no trailing spaces. Built on cli-table3.
+ * columns, no trailing spaces. Widths come from `string-width` (the package `log-update` uses too).
  * @module
  */
-import Table from 'cli-table3';
+import stringWidth from 'string-width';
 
 /** Options of {@link renderTable}. */
 export interface TableOptions {
@@ -16,25 +16,11 @@ export interface TableOptions {
   indent?: number;
 }
 
-const NO_BORDER = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-    'middle',
-  ].map((name) => [name, '']),
-);
+/** Pads `text` to `width` display columns, on the right (left-aligned) or the left. */
+function pad(text: string, width: number, align: 'left' | 'right'): string {
+  const fill = ' '.repeat(Math.max(0, width - stringWidth(text)));
+  return align === 'right' ? `${fill}${text}` : `${text}${fill}`;
+}
 
 /**
  * A table as lines: a header row (when `head` has cells), then one line per row.
@@ -51,17 +37,20 @@ export function renderTable(
   options: TableOptions = {},
 ): string[] {
   const style = options.head ?? ((text: string) => text);
-  const table = new Table({
-    ...(head.length > 0 ? { head: head.map(style) } : {}),
-    chars: NO_BORDER,
-    colAligns: options.align ?? [],
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 2, compact: true },
+  // One line per row keeps rows greppable: a multi-line cell is joined with spaces.
+  const lines = [
+    ...(head.length > 0 ? [head.map(style)] : []),
+    ...rows.map((row) => row.map((cell) => String(cell).replace(/\s*\n\s*/g, ' '))),
+  ];
+  const columns = Math.max(0, ...lines.map((line) => line.length));
+  const widths = Array.from({ length: columns }, (_, column) =>
+    Math.max(0, ...lines.map((line) => stringWidth(line[column] ?? ''))),
+  );
+  const indent = ' '.repeat(options.indent ?? 0);
+  return lines.map((line) => {
+    const cells = widths.map((width, column) =>
+      pad(line[column] ?? '', width, options.align?.[column] ?? 'left'),
+    );
+    return `${indent}${cells.join('  ')}`.trimEnd();
   });
-  // cli-table3 draws a multi-line cell on several lines; one line per row keeps rows greppable.
-  for (const row of rows) table.push(row.map((cell) => String(cell).replace(/\s*\n\s*/g, ' ')));
-  const pad = ' '.repeat(options.indent ?? 0);
-  return table
-    .toString()
-    .split('\n')
-    .map((line) => `${pad}${line.trimEnd()}`);
 }

@@ -25,7 +25,6 @@ import type { ResolveEnsemble } from './children.js';
 import type { EnsembleEvent } from './events.js';
 import type { InputHandler } from './inputHandlers.js';
 import type { PromptFormatter } from './llmAgent.js';
-import { runMemory } from '../memory/ensembleMemory.js';
 import { buildResult } from './result.js';
 import type { CompletionReason, ConversationResult, EnsembleRunFailure } from './result.js';
 import { holdRunLease, RUN_LEASE_RESUME_WAIT_MS } from './runLease.js';
@@ -163,6 +162,11 @@ async function runHeld(
   for (const [name, outcome] of Object.entries(open?.finished ?? {}))
     prior[name] = (prior[name] ?? 0) + (outcome.usage?.requests ?? 0);
   const depth = options.depth ?? 0;
+  // Memory (its backends, SQLite vectors and the SDK's tool) loads only for runs that use it.
+  const memory =
+    ensemble.memory && options.userId !== undefined
+      ? (await import('../memory/ensembleMemory.js')).runMemory(ensemble, options)
+      : undefined;
   const context: StepContext = {
     ensemble,
     checkpoints,
@@ -179,7 +183,7 @@ async function runHeld(
     signal: options.signal,
     inputHandler: options.inputHandler,
     formatPrompt: options.formatPrompt,
-    memory: runMemory(ensemble, options),
+    memory,
     runChild: childRunner({
       parent: ensemble,
       parentRunId: runId,

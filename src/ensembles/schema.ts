@@ -4,7 +4,7 @@
  * `system_prompt`, so that llm-orc files load with at most renamed keys.
  * @module
  */
-import { ensembleMemorySchema, type EnsembleMemoryConfig } from '../memory/ensembleMemory.js';
+import { ensembleMemorySchema, type EnsembleMemoryConfig } from '../memory/ensembleMemorySchema.js';
 import { dependencyConditionAsCel } from './pythonConditions.js';
 import { z } from 'zod';
 import { checkCondition } from './conditions.js';

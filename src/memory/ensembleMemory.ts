@@ -7,7 +7,7 @@
  * @module
  */
 import type { AgentInputItem, Tool } from '@openai/agents-core';
-import { z } from 'zod';
+import type { EnsembleMemoryConfig } from './ensembleMemorySchema.js';
 import { ConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
 import type { ProfileRegistry } from '../models/profiles.js';
@@ -19,28 +19,8 @@ import { recallBlock, withTimeout, type MemoryOwner } from './recall.js';
 import type { MemoryBackend, MemoryEntry, MemoryHit } from './types.js';
 import { workingInstructions, workingMemoryTool } from './working.js';
 
-/** `memory:` of an ensemble file. */
-export const ensembleMemorySchema = z
-  .object({
-    /** A profile name (openai, openai-compatible, ollama) or `hashed[:DIMENSIONS]` (offline). */
-    embedder: z.string().min(1).optional(),
-    recall: z
-      .union([
-        z.literal(true),
-        z
-          .object({
-            top_k: z.number().int().positive().default(5),
-            min_similarity: z.number().min(-1).max(1).default(0.3),
-          })
-          .strict(),
-      ])
-      .optional(),
-    working: z.boolean().default(false),
-  })
-  .strict();
-
-/** The parsed `memory:` of an ensemble. */
-export type EnsembleMemoryConfig = z.output<typeof ensembleMemorySchema>;
+export { ensembleMemorySchema } from './ensembleMemorySchema.js';
+export type { EnsembleMemoryConfig } from './ensembleMemorySchema.js';
 
 /** Backends beside thread stores, one per store, so runs on one store share their memory. */
 const backends = new WeakMap<ThreadStore, MemoryBackend>();

@@ -12,11 +12,20 @@ const dir = mkdtempSync(path.join(tmpdir(), 'colloquy-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the CLI and returns every module URL it resolved. */
-function importsOf(args: string[], name: string): { urls: string[]; stdout: string } {
+function importsOf(
+  args: string[],
+  name: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): { urls: string[]; stdout: string } {
   const log = path.join(dir, `${name}.log`);
   const run = spawnSync(process.execPath, ['--import', HOOKS, BIN, ...args], {
     cwd: dir,
-    env: { ...process.env, COLLOQUY_IMPORT_LOG: log, COLLOQUY_DB: path.join(dir, 'none.db') },
+    env: {
+      ...process.env,
+      COLLOQUY_IMPORT_LOG: log,
+      COLLOQUY_DB: path.join(dir, 'none.db'),
+      ...extraEnv,
+    },
     encoding: 'utf8',
   });
   expect(run.status, run.stderr).toBe(0);
@@ -78,6 +87,78 @@ describe('CLI start-up', () => {
         urls.filter((url) => heavy.test(url)),
         String(heavy),
       ).toEqual([]);
+  });
+
+  it('invoke of a script-only ensemble loads no SDK, memory backend or file search, traced or not', () => {
+    writeFileSync(
+      path.join(dir, 'one.yaml'),
+      'name: one\nagents:\n  - name: greeter\n    script: echo \'{"success":true,"data":{"hello":"world"}}\'\n',
+    );
+    const db = path.join(dir, 'traced.db');
+    const traced = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-traced', {
+      COLLOQUY_DB: db,
+      OPENAI_API_KEY: '',
+    });
+    // The run is traced all the same (without the SDK: ensembles/localTracing.ts).
+    expect(traced.urls.some((url) => /\/ensembles\/localTracing\.(ts|js)$/.test(url))).toBe(true);
+    const listed = spawnSync(process.execPath, [BIN, 'traces', 'list'], {
+      cwd: dir,
+      env: { ...process.env, COLLOQUY_DB: db },
+      encoding: 'utf8',
+    });
+    expect(listed.stdout).toMatch(/ensemble one .* 3 spans/);
+    const off = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke-off', {
+      COLLOQUY_TRACING: 'off',
+    });
+    for (const { urls, stdout } of [traced, off]) {
+      expect(stdout).toMatch(/"hello": "world"/);
+      expect(urls.some((url) => /better-sqlite3/.test(url))).toBe(true);
+      for (const heavy of [
+        /@openai\/agents-core/,
+        /node_modules\/openai\//,
+        /@modelcontextprotocol\//,
+        /\/src\/tracing\/(setup|hub)\.(ts|js)$/,
+        /\/ensembles\/tracing\.(ts|js)$/,
+        /\/memory\/(ensembleMemory|options|sqliteMemory|working)\.(ts|js)$/,
+        /node_modules\/sqlite-vec/,
+        /node_modules\/cli-table3/,
+        /\/src\/files\//,
+        /node_modules\/minisearch/,
+        /@opentelemetry\/(sdk|exporter|resources)/,
+      ])
+        expect(
+          urls.filter((url) => heavy.test(url)),
+          String(heavy),
+        ).toEqual([]);
+    }
+  });
+
+  it('importing colloquy loads the OpenAI provider only when an agent first names a model', () => {
+    const log = path.join(dir, 'root.log');
+    const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
+    const script = [
+      `await import(${JSON.stringify(entry)});`,
+      "const { appendFileSync } = await import('node:fs');",
+      `appendFileSync(${JSON.stringify(log)}, 'MARK\\n');`,
+      "const { Runner } = await import('@openai/agents-core');",
+      "const model = await new Runner().config.modelProvider.getModel('gpt-4.1-mini');",
+      'console.log(model.constructor.name);',
+    ].join('\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx/esm', '--import', HOOKS, '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        env: { ...process.env, COLLOQUY_IMPORT_LOG: log, OPENAI_API_KEY: 'sk-test-offline' },
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/OpenAI\w*Model/);
+    const [before, after] = readFileSync(log, 'utf8').split('MARK\n');
+    expect(before).toMatch(/@openai\/agents-core/);
+    expect(before).not.toMatch(/@openai\/agents-openai/);
+    expect(after).toMatch(/@openai\/agents-openai/);
   });
 
   it('finds the command word after global options', () => {

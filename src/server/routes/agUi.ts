@@ -1,14 +1,14 @@
 /**
  * `POST /agencies/:name/ag-ui`: the agency as an AG-UI agent. The body is AG-UI's
  * `RunAgentInput` (its `threadId` is the chat id); the answer is an SSE stream of AG-UI events
- * (`RUN_STARTED` … `RUN_FINISHED` or `RUN_ERROR`) written with `@ag-ui/encoder`. Only the new user
- * message is added to the chat; frontend `tools` are given to the entry point and run by the
+ * (`RUN_STARTED` … `RUN_FINISHED` or `RUN_ERROR`) as JSON `data:` lines, optional nulls left out
+ * (what `@ag-ui/encoder` writes for SSE, without its protobuf packages). Only the new user message
+ * is added to the chat; frontend `tools` are given to the entry point and run by the
  * client; tool approvals end the run with an interrupt outcome that the next run's `resume`
  * entries answer.
  * @module
  */
-import { EventType, type BaseEvent } from '@ag-ui/core';
-import { EventEncoder } from '@ag-ui/encoder';
+import { EventType, omitOptionalNulls, type BaseEvent } from '@ag-ui/core';
 import { Hono } from 'hono';
 import type { AgencyStreamEvent } from '../../agency/events.js';
 import type { AgencyResponse } from '../../agency/result.js';
@@ -84,7 +84,6 @@ export function agUiRoutes(context: RouteContext): Hono {
       onCompleted: (result) =>
         rememberStopped(result, stopped, (call) => pendingCalls.set(chatId, call)),
     });
-    const encoder = new EventEncoder();
     c.header('content-type', 'text/event-stream');
     return streamWithAbort(
       c,
@@ -92,7 +91,7 @@ export function agUiRoutes(context: RouteContext): Hono {
         // Each run event's last AG-UI event carries its id: a client rejoins after it.
         const send = async (events: BaseEvent[], eventId?: number) => {
           for (const [i, event] of events.entries()) {
-            const sse = encoder.encodeSSE(event);
+            const sse = `data: ${JSON.stringify(omitOptionalNulls(event, 'Event'))}\n\n`;
             const last = eventId !== undefined && i === events.length - 1;
             await stream.write(last ? `id: ${eventId}\n${sse}` : sse);
           }

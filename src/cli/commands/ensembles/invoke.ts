@@ -15,6 +15,8 @@ import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputH
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
+import { resolveTracing } from '../../../tracing/resolve.js';
+import { canTraceLocally, createLocalEnsembleTracer } from '../../../ensembles/localTracing.js';
 import { llmOrcView, writeArtifacts } from '../../../ensembles/llmorc/results.js';
 import { prepareEnsemble } from './profiles.js';
 import { printResult, progressReporter } from './progress.js';
@@ -135,17 +137,28 @@ export async function invoke(
   else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
-  // off a TTY the plain progress lines stay.
-  const { createEnsembleTracer } = await import('../../../ensembles/tracing.js');
-  const { flushTracing, getTraceRecorder } = await import('../../../tracing/setup.js');
-  const tracer = await createEnsembleTracer({ store });
-  const live = process.stderr.isTTY
-    ? await (await import('../../progress/liveProgress.js')).startLiveProgress(getTraceRecorder())
-    : undefined;
+  // off a TTY the plain progress lines stay. Ensemble spans are SDK spans when the run has LLM
+  // agents, a terminal or an exporter; a script-only run off a terminal is traced without the
+  // SDK (localTracing.ts), and with COLLOQUY_TRACING=off not at all.
+  const resolved = resolveTracing();
+  const tty = Boolean(process.stderr.isTTY);
+  const local = !tty && (!resolved.enabled || canTraceLocally(ensemble, resolved));
+  const tracing = local ? undefined : await import('../../../tracing/setup.js');
+  const tracer = !local
+    ? await (await import('../../../ensembles/tracing.js')).createEnsembleTracer({ store })
+    : resolved.enabled
+      ? await createLocalEnsembleTracer(resolved, { store })
+      : undefined;
+  const live =
+    tracing && tty
+      ? await (
+          await import('../../progress/liveProgress.js')
+        ).startLiveProgress(tracing.getTraceRecorder())
+      : undefined;
   const lines = live ? undefined : progressReporter();
   const progress = {
     onEvent: (event: EnsembleEvent) => {
-      tracer.onEvent(event);
+      tracer?.onEvent(event);
       lines?.onEvent(event);
     },
     stop: () => {
@@ -195,9 +208,9 @@ export async function invoke(
     }
     if (result.completion_reason === 'error' || view.status !== 'completed') process.exitCode = 1;
   } finally {
-    await tracer.finish();
+    await tracer?.finish();
     progress.stop();
-    await flushTracing();
+    await tracing?.flushTracing();
     await store.close();
   }
 }
