@@ -34,6 +34,7 @@ const RULES: LayerRules = {
     'env.ts': 0, // every COLLOQUY_* variable, read in one place
     'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
+    'usage.ts': 0, // the one usage type (agency, ensembles, traces)
     schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
