@@ -15,7 +15,7 @@ interface ChatFlags {
 /** The slash commands, for `/help`. */
 export const CHAT_HELP = [
   '/checkpoint [label]  record a checkpoint of this chat and print its id',
-  '/rewind ID           restore the chat to checkpoint ID',
+  '/rollback ID         restore the chat to checkpoint ID',
   '/fork                continue in a copy of this chat (the original is kept)',
   '/threads             list the threads of this chat',
   "/trace               print the last call's span tree with timings and tokens",
@@ -43,11 +43,11 @@ export async function slashCommand(
   switch (command) {
     case '/checkpoint': {
       const id = await agency.checkpoint(chatId, argument || undefined);
-      print(`checkpoint ${id} (rewind with /rewind ${id})`);
+      print(`checkpoint ${id} (roll back with /rollback ${id})`);
       return chatId;
     }
-    case '/rewind': {
-      if (!argument) throw new ConfigError('/rewind needs a checkpoint id: /rewind ID.');
+    case '/rollback': {
+      if (!argument) throw new ConfigError('/rollback needs a checkpoint id: /rollback ID.');
       await agency.rollback(chatId, argument);
       print(`chat ${chatId} is back at checkpoint ${argument}`);
       return chatId;
