@@ -4,6 +4,7 @@
 // sourceRules.ts), so the test needs no extra tooling.
 import * as agentsCore from '@openai/agents-core';
 import * as agentsOpenai from '@openai/agents-openai';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,9 +21,10 @@ import { moduleState, sdkInternalUses, sourceFiles } from './support/sourceRules
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /**
- * base files → sdk → models, stores → config.ts, threads → files, agency, ensembles → demo → server,
- * testing → cli → entry points (lower ranks are imported by higher ones). (`config.ts` sits above models: it loads a project's profiles,
- * while models never read the project config.)
+ * base files → sdk → models (the project config, `colloquy.yaml`, included), stores → threads →
+ * files, agency, ensembles → demo → server, testing → cli → entry points (lower ranks are imported
+ * by higher ones). A top-level file of src/ is either a base file (rank 0) or an entry point
+ * (rank 7): one that needs a folder lives in that folder.
  */
 const RULES: LayerRules = {
   ranks: {
@@ -39,7 +41,6 @@ const RULES: LayerRules = {
     sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
     stores: 1,
-    'config.ts': 2,
     threads: 2,
     memory: 2.5, // recall, working memory, compaction: on stores and threads, used by agency
     tracing: 2, // spans and trace stores: used by agencies, ensembles and the CLI
@@ -105,6 +106,13 @@ describe('the layers of src/', () => {
 
   it('never imports from a higher layer (or sideways without an allowance)', () => {
     expect(layerViolations(edges, RULES)).toEqual([]);
+  });
+
+  it('keeps top-level files at the base layer or as entry points (config.ts lives in models)', () => {
+    const topLevel = readdirSync(src).filter((name) => name.endsWith('.ts'));
+    const between = topLevel.filter((name) => RULES.ranks[name] !== 0 && RULES.ranks[name] !== 7);
+    expect(between).toEqual([]);
+    expect(topLevel).not.toContain('config.ts');
   });
 
   it('keeps every allowance in use, so stale ones are removed', () => {

@@ -27,7 +27,7 @@ interface DemoFlags {
 async function profileModels(
   profile: string,
 ): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
-  const { loadProjectProfiles } = await import('../../config.js');
+  const { loadProjectProfiles } = await import('../../models/projectConfig.js');
   const { checkProfileKeys } = await import('../../models/apiKeys.js');
   const { createModel, profileModelSettings } = await import('../../models/resolve.js');
   const registry = await loadProjectProfiles({ cwd: process.cwd() });

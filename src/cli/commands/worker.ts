@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadProjectProfiles, type ProjectConfig } from '../../config.js';
+import { loadProjectProfiles, type ProjectConfig } from '../../models/projectConfig.js';
 import { ConfigError } from '../../errors.js';
 import { loadRegistry, readConfig, type ServerRegistry } from '../../server/registry.js';
 import { openStore } from '../../stores/openStore.js';
