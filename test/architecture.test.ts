@@ -121,6 +121,25 @@ describe('the layers of src/', () => {
   });
 });
 
+/** Executors: they throw domain errors (src/errors.ts); server/errors.ts gives them a status. */
+const EXECUTORS = (file: string): boolean =>
+  file.startsWith('queue/') ||
+  file === 'server/ensembleRuns.ts' ||
+  file === 'server/executor.ts' ||
+  file === 'server/schedules/localSchedules.ts';
+
+describe('where each concern lives', () => {
+  const files = sourceFiles(src);
+  const uses = (pattern: RegExp, which: (file: string) => boolean): string[] =>
+    files
+      .filter(({ file, source }) => which(file) && pattern.test(source.text))
+      .map(({ file }) => `src/${file}`);
+
+  it('executors throw domain errors, never HttpError', () => {
+    expect(uses(/\bHttpError\b/, EXECUTORS)).toEqual([]);
+  });
+});
+
 describe('the graph checks themselves', () => {
   it('find every import form: static, type-only, re-export, dynamic, import type', () => {
     const text = [

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { queueAgency } from '../../src/queue/queueAgency.js';
 import { createWorker } from '../../src/queue/worker.js';
 import { callData, queuedExecutor, resumeData } from '../../src/queue/queuedExecutor.js';
-import { HttpError } from '../../src/server/errors.js';
+import { toErrorResponse } from '../../src/server/errors.js';
 import { createRegistry } from '../../src/server/registry.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { redisSkip, uniqueName } from '../setup/serviceUrls.js';
@@ -87,9 +87,11 @@ describe('the queued executor without Redis', () => {
     });
     try {
       expect(() => executor.calls.getResponseStream('nope', 'hi', {})).toThrow(/Agency "nope"/);
-      await expect(executor.calls.getResponse('nope', 'hi', {})).rejects.toMatchObject({
+      // Executors throw domain errors; the server's error handler gives them their status.
+      const unknown = await executor.calls.getResponse('nope', 'hi', {}).catch((e: unknown) => e);
+      expect(toErrorResponse(unknown)).toMatchObject({
         status: 404,
-        code: 'AGENCY_NOT_FOUND',
+        body: { error: { code: 'AGENCY_NOT_FOUND' } },
       });
       for (const attempt of [
         executor.calls.getResponse('office', 'hi', { chatId: 'c1' }),
@@ -97,8 +99,10 @@ describe('the queued executor without Redis', () => {
         executor.calls.cancel('office', 'c1'),
       ]) {
         const error = await attempt.catch((caught: unknown) => caught);
-        expect(error).toBeInstanceOf(HttpError);
-        expect(error).toMatchObject({ status: 503, code: 'QUEUE_UNAVAILABLE' });
+        expect(toErrorResponse(error)).toMatchObject({
+          status: 503,
+          body: { error: { code: 'QUEUE_UNAVAILABLE' } },
+        });
       }
     } finally {
       await executor.close();
