@@ -138,6 +138,12 @@ describe('where each concern lives', () => {
   it('executors throw domain errors, never HttpError', () => {
     expect(uses(/\bHttpError\b/, EXECUTORS)).toEqual([]);
   });
+
+  it("only ensembles read their runs' storage format (ask ensembles/savedRuns.ts)", () => {
+    const storageFormat = /kind\s*[!=]==?\s*'workflow'|'workflow'\s*[!=]==?|metadata\.workflow\b/;
+    expect(uses(storageFormat, (file) => !file.startsWith('ensembles/'))).toEqual([]);
+    expect(uses(storageFormat, (file) => file === 'ensembles/savedRuns.ts')).not.toEqual([]);
+  });
 });
 
 describe('the graph checks themselves', () => {
