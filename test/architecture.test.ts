@@ -139,6 +139,28 @@ describe('where each concern lives', () => {
     expect(uses(/\bHttpError\b/, EXECUTORS)).toEqual([]);
   });
 
+  it('imports a CLI command module only from cli/main.ts (shared parts live beside them)', () => {
+    const commands = new Set(
+      files
+        .filter(
+          ({ file, source }) =>
+            file.startsWith('cli/') && /export function register\w*Command\b/.test(source.text),
+        )
+        .map(({ file }) => file),
+    );
+    expect(commands).toContain('cli/commands/worker.ts');
+    const crossings = files.flatMap(({ file, source }) =>
+      importSpecifiers(file, source.text)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) =>
+          path.posix.join(path.posix.dirname(file), specifier).replace(/\.js$/, '.ts'),
+        )
+        .filter((target) => commands.has(target) && target !== file && file !== 'cli/main.ts')
+        .map((target) => `src/${file} imports src/${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
   it("only ensembles read their runs' storage format (ask ensembles/savedRuns.ts)", () => {
     const storageFormat = /kind\s*[!=]==?\s*'workflow'|'workflow'\s*[!=]==?|metadata\.workflow\b/;
     expect(uses(storageFormat, (file) => !file.startsWith('ensembles/'))).toEqual([]);

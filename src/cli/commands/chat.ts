@@ -4,6 +4,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { pickAgency } from '../pickAgency.js';
 import type { Agency } from '../../agency/agency.js';
 import { ConfigError } from '../../errors.js';
 
@@ -22,14 +23,7 @@ export const CHAT_HELP = [
   '/help                this list;  /exit  leave (or Ctrl-D)',
 ];
 
-/** Picks the agency to chat with: the only one, or fails naming them. */
-export function pickAgency(agencies: Record<string, Agency>, specifier: string): Agency {
-  const names = Object.keys(agencies);
-  if (names.length === 1) return agencies[names[0]!]!;
-  throw new ConfigError(
-    `${specifier} exports ${names.length} agencies (${names.join(', ')}). Pick one: colloquy chat ${specifier}#EXPORT.`,
-  );
-}
+export { pickAgency } from '../pickAgency.js';
 
 /** Runs one slash command; returns the new chat id (after /fork) or the same. */
 export async function slashCommand(

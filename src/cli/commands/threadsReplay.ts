@@ -40,7 +40,7 @@ async function chooseAgency(
       );
     }
     const { loadAgencyModule } = await import('../loadModule.js');
-    const { pickAgency } = await import('./chat.js');
+    const { pickAgency } = await import('../pickAgency.js');
     return {
       agency: pickAgency((await loadAgencyModule(flags.agency)).agencies, flags.agency),
       close: keep,
