@@ -2,9 +2,8 @@
  * The shared subscriber on the test Redis: one SUBSCRIBE per channel however many listen,
  * dropped with the last listener.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { closeConnection } from '../../src/queue/connection.js';
 import { SubscriptionHub } from '../../src/queue/hub.js';
 import { redisSkip, redisUrl, uniqueName } from '../setup/serviceUrls.js';
@@ -20,15 +19,14 @@ describe.skipIf(Boolean(skip))(`SubscriptionHub${skip ? ` (skipped: ${skip})` : 
     const stopA = await hub.listen(channel, (message) => a.push(message));
     const stopB = await hub.listen(channel, (message) => b.push(message));
     expect(await publisher.publish(channel, 'one')).toBe(1); // one subscription for both
-    await sleep(50);
+    await vi.waitFor(() => expect([a, b]).toEqual([['one'], ['one']]));
     stopA();
     await publisher.publish(channel, 'two');
-    await sleep(50);
+    await vi.waitFor(() => expect(b).toEqual(['one', 'two']));
     expect(a).toEqual(['one']);
-    expect(b).toEqual(['one', 'two']);
     stopB();
-    await sleep(50);
-    expect(await publisher.publish(channel, 'three')).toBe(0); // nobody subscribed any more
+    // Nobody subscribed any more, once the UNSUBSCRIBE has reached Redis.
+    await vi.waitFor(async () => expect(await publisher.publish(channel, 'three')).toBe(0));
     await hub.close();
     await closeConnection(publisher);
   });
