@@ -41,7 +41,7 @@ export type {
   AnsweredRequest,
   ConversationState,
   ConversationTurn,
-  EnsembleUsage,
+  LlmOrcUsage,
 } from './ensembles/state.js';
 export { COMPLETION_REASONS } from './ensembles/result.js';
 export type {

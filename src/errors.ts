@@ -49,6 +49,7 @@ export type RequestErrorCode =
   | 'RUN_EXISTS'
   | 'RUN_ACTIVE'
   | 'RUN_NOT_RUNNING'
+  | 'RUN_ENSEMBLE_MISSING'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_FIELD'
   | 'HOST_NOT_ALLOWED'
@@ -80,18 +81,55 @@ export function docsUrl(page: string): string {
 export interface ColloquyErrorOptions {
   /** The underlying error, kept for `error.cause`. */
   cause?: unknown;
+  /** The input field that is wrong (dot-separated), when one is (the server's `error.path`). */
+  path?: string;
 }
 
 /** Base class of every error Colloquy throws on purpose. */
 export class ColloquyError extends Error {
   /** A stable, machine-readable code. */
   readonly code: ColloquyErrorCode;
+  /** The input field that is wrong (dot-separated), when one is. */
+  readonly path: string | undefined;
 
   constructor(code: ColloquyErrorCode, message: string, options: ColloquyErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    this.path = options.path;
   }
+}
+
+/**
+ * A `*_NOT_FOUND` error naming what was not found and what exists (at most 20 names), then the
+ * fix. Executors and stores throw it; the server maps its code to 404.
+ */
+export function notFoundError(
+  code: ColloquyErrorCode,
+  what: string,
+  known: readonly string[],
+  hint: string,
+): ColloquyError {
+  return new ColloquyError(code, notFoundMessage(what, known, hint));
+}
+
+/** The message of {@link notFoundError}. */
+export function notFoundMessage(what: string, known: readonly string[], hint: string): string {
+  const list =
+    known.length > 0
+      ? ` Known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.`
+      : '';
+  return `${what} was not found.${list} ${hint}`.trim();
+}
+
+/** `RUN_NOT_FOUND` for an ensemble run id. */
+export function runNotFound(runId: string): ColloquyError {
+  return notFoundError(
+    'RUN_NOT_FOUND',
+    `Run "${runId}"`,
+    [],
+    'Check the run id (POST /ensembles/:name/runs returns it).',
+  );
 }
 
 /** The caller's input or configuration is wrong; retrying the same call will fail again. */

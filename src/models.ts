@@ -48,5 +48,9 @@ export { Cassette, CASSETTE_FORMAT, CASSETTE_VERSION } from './models/cassette.j
 export type { CassetteInteraction, CassetteOptions, RecordedResponse } from './models/cassette.js';
 export type { NormalizedItem, NormalizedRequest } from './models/requestKey.js';
 export { TracedModel, tracedModel } from './models/tracedModel.js';
-export { loadProjectConfig, PROJECT_CONFIG_FILE, projectConfigSchema } from './config.js';
-export type { LoadProjectConfigOptions, ProjectConfig } from './config.js';
+export {
+  loadProjectConfig,
+  PROJECT_CONFIG_FILE,
+  projectConfigSchema,
+} from './models/projectConfig.js';
+export type { LoadProjectConfigOptions, ProjectConfig } from './models/projectConfig.js';

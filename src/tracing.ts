@@ -51,8 +51,8 @@ export type {
   TraceFilter,
   TraceStore,
   TraceSummary,
-  TraceUsage,
 } from './stores/traceStore.js';
+export type { TokenCounts, Usage } from './usage.js';
 export { SqliteTraceStore } from './stores/sqliteTraces.js';
 export type { SqliteTraceStoreOptions } from './stores/sqliteTraces.js';
 export { linkTraceStore, traceStoreFor } from './stores/traceStores.js';

@@ -4,6 +4,7 @@
 // sourceRules.ts), so the test needs no extra tooling.
 import * as agentsCore from '@openai/agents-core';
 import * as agentsOpenai from '@openai/agents-openai';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -20,9 +21,10 @@ import { moduleState, sdkInternalUses, sourceFiles } from './support/sourceRules
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /**
- * base files → sdk → models, stores → config.ts, threads → files, agency, ensembles → demo → server,
- * testing → cli → entry points (lower ranks are imported by higher ones). (`config.ts` sits above models: it loads a project's profiles,
- * while models never read the project config.)
+ * base files → sdk → models (the project config, `colloquy.yaml`, included), stores → threads →
+ * files, agency, ensembles → demo → server, testing → cli → entry points (lower ranks are imported
+ * by higher ones). A top-level file of src/ is either a base file (rank 0) or an entry point
+ * (rank 7): one that needs a folder lives in that folder.
  */
 const RULES: LayerRules = {
   ranks: {
@@ -34,11 +36,11 @@ const RULES: LayerRules = {
     'env.ts': 0, // every COLLOQUY_* variable, read in one place
     'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
+    'usage.ts': 0, // the one usage type (agency, ensembles, traces)
     schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
     stores: 1,
-    'config.ts': 2,
     threads: 2,
     memory: 2.5, // recall, working memory, compaction: on stores and threads, used by agency
     tracing: 2, // spans and trace stores: used by agencies, ensembles and the CLI
@@ -106,9 +108,63 @@ describe('the layers of src/', () => {
     expect(layerViolations(edges, RULES)).toEqual([]);
   });
 
+  it('keeps top-level files at the base layer or as entry points (config.ts lives in models)', () => {
+    const topLevel = readdirSync(src).filter((name) => name.endsWith('.ts'));
+    const between = topLevel.filter((name) => RULES.ranks[name] !== 0 && RULES.ranks[name] !== 7);
+    expect(between).toEqual([]);
+    expect(topLevel).not.toContain('config.ts');
+  });
+
   it('keeps every allowance in use, so stale ones are removed', () => {
     const used = new Set(edges.map((e) => `${e.from} -> ${e.to}`));
     expect(RULES.allowed.filter((rule) => !used.has(rule))).toEqual([]);
+  });
+});
+
+/** Executors: they throw domain errors (src/errors.ts); server/errors.ts gives them a status. */
+const EXECUTORS = (file: string): boolean =>
+  file.startsWith('queue/') ||
+  file === 'server/ensembleRuns.ts' ||
+  file === 'server/executor.ts' ||
+  file === 'server/schedules/localSchedules.ts';
+
+describe('where each concern lives', () => {
+  const files = sourceFiles(src);
+  const uses = (pattern: RegExp, which: (file: string) => boolean): string[] =>
+    files
+      .filter(({ file, source }) => which(file) && pattern.test(source.text))
+      .map(({ file }) => `src/${file}`);
+
+  it('executors throw domain errors, never HttpError', () => {
+    expect(uses(/\bHttpError\b/, EXECUTORS)).toEqual([]);
+  });
+
+  it('imports a CLI command module only from cli/main.ts (shared parts live beside them)', () => {
+    const commands = new Set(
+      files
+        .filter(
+          ({ file, source }) =>
+            file.startsWith('cli/') && /export function register\w*Command\b/.test(source.text),
+        )
+        .map(({ file }) => file),
+    );
+    expect(commands).toContain('cli/commands/worker.ts');
+    const crossings = files.flatMap(({ file, source }) =>
+      importSpecifiers(file, source.text)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) =>
+          path.posix.join(path.posix.dirname(file), specifier).replace(/\.js$/, '.ts'),
+        )
+        .filter((target) => commands.has(target) && target !== file && file !== 'cli/main.ts')
+        .map((target) => `src/${file} imports src/${target}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it("only ensembles read their runs' storage format (ask ensembles/savedRuns.ts)", () => {
+    const storageFormat = /kind\s*[!=]==?\s*'workflow'|'workflow'\s*[!=]==?|metadata\.workflow\b/;
+    expect(uses(storageFormat, (file) => !file.startsWith('ensembles/'))).toEqual([]);
+    expect(uses(storageFormat, (file) => file === 'ensembles/savedRuns.ts')).not.toEqual([]);
   });
 });
 

@@ -6,7 +6,8 @@
 import type { AgentInputItem, StreamEvent } from '@openai/agents-core';
 import type { ErrorInfo } from '../errors.js';
 import type { ModelAttempt } from '../models/attempts.js';
-import type { AgencyResponse, UsageSummary } from './result.js';
+import type { AgencyResponse } from './result.js';
+import type { Usage } from '../usage.js';
 
 /** Which run an event belongs to: the agent, who called it, and where it sits in the call tree. */
 export interface RunTag {
@@ -50,7 +51,7 @@ export type AgentUpdatedEvent = RunTag & { type: 'agent_updated_stream_event'; n
 export type AgentRunCompletedEvent = RunTag & {
   type: 'agent_run_completed';
   finalOutput: unknown;
-  usage: UsageSummary;
+  usage: Usage;
 };
 
 /** An agent's run stopped for tool approvals; the call returns them with a state to resume. */

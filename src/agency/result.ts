@@ -2,23 +2,15 @@
  * What an agency call returns, and how usage and items of nested runs add up.
  * @module
  */
-import type { AgentInputItem, Usage } from '@openai/agents-core';
+import type { AgentInputItem } from '@openai/agents-core';
+import type { Usage } from '../usage.js';
 import type { PendingApproval } from './approvals.js';
 
-/** Token usage summed over every model call of an agency call, nested calls included. */
-export interface UsageSummary {
-  requests: number;
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  /**
-   * What the tokens cost in USD, for runs whose model has a price (profile, `Agency({ prices })`
-   * or the built-in table); absent when none had. Exactly `costPico / 10¹²`.
-   */
-  cost?: number;
-  /** The cost in whole pico-dollars (10⁻¹² USD): summed exactly across the call tree. */
-  costPico?: number;
-}
+/**
+ * Token usage summed over every model call of an agency call, nested calls included.
+ * @deprecated Use {@link Usage} (the one usage type, from `colloquy`).
+ */
+export type UsageSummary = Usage;
 
 /** One item generated during an agency call, tagged with the run that produced it. */
 export interface TaggedItem {
@@ -42,7 +34,7 @@ export interface AgencyResponse<TOutput = unknown> {
    * run's items come right before the send_message output that carried its answer.
    */
   newItems: TaggedItem[];
-  usage: UsageSummary;
+  usage: Usage;
   /**
    * Present when the call stopped because tool calls (here or in a nested agent) need approval:
    * decide on each and pass `state` to `Agency.resume`.
@@ -54,26 +46,7 @@ export interface AgencyResponse<TOutput = unknown> {
   routedTo?: string;
 }
 
-/** A zero usage summary. */
-export function emptyUsage(): UsageSummary {
-  return { requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-}
-
-/** Adds an SDK usage object into a summary. */
-export function addUsage(into: UsageSummary, usage: Usage | UsageSummary): void {
-  into.requests += usage.requests;
-  into.inputTokens += usage.inputTokens;
-  into.outputTokens += usage.outputTokens;
-  into.totalTokens += usage.totalTokens;
-  const pico = (usage as UsageSummary).costPico;
-  if (pico !== undefined) setCost(into, (into.costPico ?? 0) + pico);
-}
-
-/** Sets a summary's cost from whole pico-dollars. */
-export function setCost(usage: UsageSummary, pico: number): void {
-  usage.costPico = pico;
-  usage.cost = pico / 1e12;
-}
+export { addUsage, emptyUsage, setCost } from '../usage.js';
 
 /** The items of one finished run, and the send_message call that started it (if any). */
 export interface FinishedRun {

@@ -7,7 +7,7 @@ import { Agent as SdkAgent, RunContext } from '@openai/agents-core';
 import type { Runner } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { describeAgent } from './agent.js';
-import type { UsageSummary } from './result.js';
+import type { Usage } from '../usage.js';
 
 /** What a routing function is told. */
 export interface RouteRequest {
@@ -29,7 +29,7 @@ export interface RouteDecision {
   agent: string;
   by: 'function' | 'agent';
   /** Model usage of a classifier agent (zero for a function). */
-  usage: UsageSummary;
+  usage: Usage;
 }
 
 /** Runs the router and checks that its choice is an entry point. */

@@ -42,7 +42,7 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     usage: ['threads'],
-    description: 'List, show, export, import, fork, rewind and delete stored chats.',
+    description: 'List, show, export, import, fork, roll back and delete stored chats.',
     load: async () => (await import('./commands/threads.js')).registerThreadsCommands,
   },
   {

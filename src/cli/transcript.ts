@@ -3,7 +3,8 @@
  * caused it, plus a usage table.
  * @module
  */
-import type { AgencyResponse, TaggedItem, UsageSummary } from '../agency/result.js';
+import type { AgencyResponse, TaggedItem } from '../agency/result.js';
+import type { Usage } from '../usage.js';
 import type { ThreadItem } from '../stores/item.js';
 import { renderTable } from './table.js';
 
@@ -70,14 +71,11 @@ export function renderHistory(items: readonly ThreadItem[], entry: string): stri
 }
 
 /** A usage table: a header, one row per agent, then the total (numbers right-aligned). */
-export function renderUsage(
-  perAgent: ReadonlyMap<string, UsageSummary>,
-  total: UsageSummary,
-): string[] {
-  const rows: Array<[string, UsageSummary]> = [...perAgent, ['total', total]];
+export function renderUsage(perAgent: ReadonlyMap<string, Usage>, total: Usage): string[] {
+  const rows: Array<[string, Usage]> = [...perAgent, ['total', total]];
   const priced = total.costPico !== undefined;
   // Cost to the micro-dollar (the sums are exact in pico-dollars).
-  const cost = (u: UsageSummary): string[] =>
+  const cost = (u: Usage): string[] =>
     priced ? [u.cost === undefined ? '-' : `$${u.cost.toFixed(6)}`] : [];
   return renderTable(
     ['agent', 'requests', 'input', 'output', 'total', ...(priced ? ['cost'] : [])],

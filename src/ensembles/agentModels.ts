@@ -7,7 +7,7 @@
 import type { Model, ModelRequest, ModelSettings } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import type { ModelProfile } from '../models/profile.js';
-import { loadProjectProfiles } from '../config.js';
+import { loadProjectProfiles } from '../models/projectConfig.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import type { Ensemble } from './schema.js';
 

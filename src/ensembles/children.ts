@@ -9,11 +9,13 @@
  */
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
+import { addUsage, emptyUsage } from '../usage.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { EnsembleEvent } from './events.js';
 import type { ChildRunner } from './execute.js';
 import { walk, untilHolds } from './guards.js';
 import { resolveDispatch } from './inputs.js';
+import { fromLlmOrcUsage } from './llmOrcUsage.js';
 import { listEnsembleFiles, loadEnsemble, resolveEnsemblePath } from './load.js';
 import type { AgentInput, ConversationResult } from './runState.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
@@ -190,7 +192,7 @@ export function childRunner(options: {
       const result = await runChild(child, base, input.input, signal);
       return {
         output: childOutput(result, child.agents),
-        usage: result.usage,
+        usage: fromLlmOrcUsage(result.usage),
         ...(result.completion_reason === 'error'
           ? {
               failed: `its ${agent.kind === 'dispatch' ? 'dispatched ' : ''}ensemble "${child.name}" ended with an error: ${result.error?.message ?? 'unknown'}`,
@@ -202,11 +204,10 @@ export function childRunner(options: {
     const body = await resolve(agent.name, loop.body);
     let current = input.input;
     let output: Record<string, unknown> = {};
-    const usage = { requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+    const usage = emptyUsage();
     for (let iteration = 1; iteration <= loop.max_iterations; iteration++) {
       const result = await runChild(body, `${base}/${iteration}`, current, signal);
-      for (const key of Object.keys(usage) as (keyof typeof usage)[])
-        usage[key] += result.usage[key];
+      addUsage(usage, fromLlmOrcUsage(result.usage));
       if (result.completion_reason === 'error')
         return {
           output: { output, iterations: iteration, terminated: 'error' },

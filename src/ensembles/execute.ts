@@ -18,7 +18,9 @@ import type { PromptFormatter } from './llmAgent.js';
 import type { AgentInput, AgentOutcome, AgentRequest } from './runState.js';
 import type { Ensemble, EnsembleAgent } from './schema.js';
 import { AgentRunError, runScriptAgent } from './scriptAgent.js';
-import type { AnsweredRequest, ConversationState, EnsembleUsage } from './state.js';
+import type { AnsweredRequest, ConversationState } from './state.js';
+import { addUsage, emptyUsage, type Usage } from '../usage.js';
+import { toLlmOrcUsage } from './llmOrcUsage.js';
 import type { WorkflowThread } from './workflowThread.js';
 
 export { agentInput } from './inputs.js';
@@ -33,7 +35,7 @@ export type ChildRunner = (options: {
   signal: AbortSignal;
   /** The committed state (a dispatch input saved before targets were recorded resolves on it). */
   state?: ConversationState;
-}) => Promise<{ output: Record<string, unknown>; usage?: EnsembleUsage; failed?: string }>;
+}) => Promise<{ output: Record<string, unknown>; usage?: Usage; failed?: string }>;
 
 /** Everything {@link executeAgent} needs. */
 export interface ExecuteAgentOptions {
@@ -61,7 +63,7 @@ export interface ExecuteAgentOptions {
 interface Produced {
   output: Record<string, unknown>;
   stderr?: string;
-  usage?: EnsembleUsage;
+  usage?: Usage;
   agentRequests?: AgentRequest[];
   failed?: string;
 }
@@ -100,7 +102,7 @@ export async function executeAgent(options: ExecuteAgentOptions): Promise<AgentO
     timestamp,
     ...(produced.failed !== undefined ? { status: 'failed' as const, error: produced.failed } : {}),
     ...(produced.stderr ? { stderr: produced.stderr } : {}),
-    ...(produced.usage ? { usage: produced.usage } : {}),
+    ...(produced.usage ? { usage: toLlmOrcUsage(produced.usage) } : {}),
     ...(requests.length ? { input_requests: requests } : {}),
     ...(produced.agentRequests?.length ? { agent_requests: produced.agentRequests } : {}),
   };
@@ -136,18 +138,9 @@ async function runFanOut(
   const errors = runs.flatMap((run, index) =>
     run.failed !== undefined ? [{ index, error: run.failed }] : [],
   );
-  const usage = runs.reduce<EnsembleUsage | undefined>(
-    (sum, run) =>
-      run.usage
-        ? {
-            requests: (sum?.requests ?? 0) + run.usage.requests,
-            input_tokens: (sum?.input_tokens ?? 0) + run.usage.input_tokens,
-            output_tokens: (sum?.output_tokens ?? 0) + run.usage.output_tokens,
-            total_tokens: (sum?.total_tokens ?? 0) + run.usage.total_tokens,
-          }
-        : sum,
-    undefined,
-  );
+  const counted = runs.filter((run) => run.usage);
+  const usage = counted.length ? emptyUsage() : undefined;
+  for (const run of counted) addUsage(usage!, run.usage!);
   return {
     output: {
       results: runs.map((run) => (run.failed !== undefined ? null : run.output)),

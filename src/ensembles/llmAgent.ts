@@ -19,7 +19,7 @@ import type { ThreadItem } from '../stores/item.js';
 import { AgentRunError } from './scriptAgent.js';
 import type { EnsembleAgent } from './schema.js';
 import type { AgentInput } from './runState.js';
-import type { EnsembleUsage } from './state.js';
+import type { Usage } from '../usage.js';
 import { agentTraceContext } from './tracing.js';
 
 /**
@@ -57,7 +57,7 @@ export interface LlmAgentOptions {
 /** What an LLM agent produced. */
 export interface LlmAgentRun {
   data: Record<string, unknown>;
-  usage: EnsembleUsage;
+  usage: Usage;
 }
 
 /**
@@ -226,9 +226,9 @@ export async function runLlmAgent(options: LlmAgentOptions): Promise<LlmAgentRun
     data: parseLlmOutput(String(result.finalOutput ?? '')),
     usage: {
       requests: usage.requests,
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      total_tokens: usage.totalTokens,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      totalTokens: usage.totalTokens,
     },
   };
 }

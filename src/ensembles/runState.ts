@@ -26,7 +26,7 @@ export const RUN_STATE_SCHEMA_VERSION = 2;
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** Token usage summed over LLM calls. */
+/** Token usage summed over LLM calls, as llm-orc's output format spells it (see `llmOrcUsage.ts`). */
 export const usageSchema = z.object({
   requests: z.number().int().nonnegative(),
   input_tokens: z.number().nonnegative(),
@@ -257,8 +257,11 @@ export const workflowStateV1Schema = z.object({
   }),
 });
 
-/** Token usage summed over LLM calls. */
-export type EnsembleUsage = z.output<typeof usageSchema>;
+/**
+ * Token usage as llm-orc's output format (turns, results, the saved state) spells it; code counts
+ * in `Usage` (camelCase) and converts in `llmOrcUsage.ts`.
+ */
+export type LlmOrcUsage = z.output<typeof usageSchema>;
 /** A request from one agent that another agent run, as recorded. */
 export type AgentRequest = z.output<typeof agentRequestSchema>;
 /** What an agent is given. */

@@ -12,11 +12,12 @@ import type {
   AnsweredRequest,
   ConversationHead,
   ConversationTurn,
-  EnsembleUsage,
+  LlmOrcUsage,
   TurnStatus,
 } from './runState.js';
+import { addLlmOrcUsage, emptyLlmOrcUsage } from './llmOrcUsage.js';
 
-export type { AnsweredRequest, ConversationTurn, EnsembleUsage, TurnStatus };
+export type { AnsweredRequest, ConversationTurn, LlmOrcUsage, TurnStatus };
 
 /** The state of a conversation: the saved head plus the history (kept in memory, saved as items). */
 export interface ConversationState extends ConversationHead {
@@ -33,7 +34,7 @@ export function createConversationState(
     accumulated_context: { ...initialContext },
     latest_outputs: {},
     latest_status: {},
-    usage: emptyUsage(),
+    usage: emptyLlmOrcUsage(),
     model_requests: {},
     input_requests: {},
     failed_agents: [],
@@ -47,24 +48,8 @@ export function headOf(state: ConversationState): ConversationHead {
   return structuredClone(head);
 }
 
-/** An all-zero usage. */
-export function emptyUsage(): EnsembleUsage {
-  return { requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0 };
-}
-
-/** Adds `b` into a copy of `a`. */
-export function addUsage(a: EnsembleUsage, b: EnsembleUsage | undefined): EnsembleUsage {
-  if (!b) return a;
-  return {
-    requests: a.requests + b.requests,
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-  };
-}
-
 /** The usage summed over every turn. */
-export function totalUsage(state: ConversationState): EnsembleUsage {
+export function totalUsage(state: ConversationState): LlmOrcUsage {
   return { ...state.usage };
 }
 
@@ -106,7 +91,7 @@ export function recordTurn(
     state.latest_status[name] = { status, ...(turn.error ? { error: turn.error } : {}) };
     if (status === 'failed' && !state.failed_agents.includes(name)) state.failed_agents.push(name);
   }
-  state.usage = addUsage(state.usage, turn.usage);
+  state.usage = addLlmOrcUsage(state.usage, turn.usage);
   if (turn.usage)
     state.model_requests[name] = (state.model_requests[name] ?? 0) + turn.usage.requests;
   if (turn.input_requests?.length)

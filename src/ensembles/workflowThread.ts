@@ -28,6 +28,7 @@ import type { ConversationTurn, RunData, WorkflowState } from './runState.js';
 import { RUN_STATE_SCHEMA_VERSION } from './runState.js';
 import type { ConversationState } from './state.js';
 import { headOf } from './state.js';
+import { RUN_THREAD_KIND } from './savedRuns.js';
 import { SubThreadCache } from './subThreads.js';
 import { invalid, turnFromItem, turnItem, workflowStateFromJSON } from './workflowState.js';
 
@@ -243,7 +244,7 @@ export class WorkflowThread {
       threadId: main,
       items,
       options: { expectedVersion: this.#versions[main] ?? 0, chatId: this.runId },
-      metadata: { kind: 'workflow', workflow: copy },
+      metadata: { kind: RUN_THREAD_KIND, workflow: copy },
     });
     let versions: number[];
     try {

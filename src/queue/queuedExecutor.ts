@@ -9,7 +9,7 @@ import { parsePendingCall } from '../agency/approvals.js';
 import { serialisableCallOptions } from '../agency/callOptions.js';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import type { AgencyResponse } from '../agency/result.js';
-import { HttpError, notFound } from '../server/errors.js';
+import { notFoundError } from '../errors.js';
 import type { CallExecutor, Executor } from '../server/executor.js';
 import type { ServerRegistry } from '../server/registry.js';
 import { newChatId } from '../server/context.js';
@@ -88,12 +88,6 @@ export async function awaitCall(
   );
 }
 
-function asHttp(error: unknown): unknown {
-  return error instanceof QueueUnavailableError
-    ? new HttpError(503, error.code, error.message)
-    : error;
-}
-
 /**
  * Builds the queued executor of a server: `registry` says which agencies and ensembles exist (for
  * 404s and listings); the work runs on workers started with the same configuration.
@@ -112,7 +106,7 @@ export function queuedExecutor(
   const client = new QueueClient(options);
   const known = (agency: string) => {
     if (!registry.agencies.has(agency)) {
-      throw notFound(
+      throw notFoundError(
         'AGENCY_NOT_FOUND',
         `Agency "${agency}"`,
         [...registry.agencies.keys()],
@@ -123,15 +117,8 @@ export function queuedExecutor(
   const calls: CallExecutor = {
     async getResponse(agency, message, callOptions) {
       known(agency);
-      try {
-        return await awaitCall(
-          client,
-          callData(agency, message, callOptions, false),
-          callOptions.signal,
-        );
-      } catch (error) {
-        throw asHttp(error);
-      }
+      // A QueueUnavailableError is a 503 QUEUE_UNAVAILABLE (server/errors.ts maps codes).
+      return awaitCall(client, callData(agency, message, callOptions, false), callOptions.signal);
     },
     getResponseStream(agency, message, callOptions) {
       known(agency);
@@ -139,23 +126,11 @@ export function queuedExecutor(
     },
     async resume(agency, state, resumeOptions) {
       known(agency);
-      try {
-        return await awaitCall(
-          client,
-          resumeData(agency, state, resumeOptions),
-          resumeOptions.signal,
-        );
-      } catch (error) {
-        throw asHttp(error);
-      }
+      return awaitCall(client, resumeData(agency, state, resumeOptions), resumeOptions.signal);
     },
     async cancel(agency, chatId, reason) {
       known(agency);
-      try {
-        return await client.cancelChat(agency, chatId, reason);
-      } catch (error) {
-        throw asHttp(error);
-      }
+      return client.cancelChat(agency, chatId, reason);
     },
   };
   return {

@@ -17,7 +17,7 @@ import type {
   RunSummary,
   StartRunOptions,
 } from '../server/ensembleRuns.js';
-import { HttpError, runNotFound } from '../server/errors.js';
+import { ColloquyError, runNotFound } from '../errors.js';
 import type { RunExecutor } from '../server/executor.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { QueueClient } from './client.js';
@@ -29,8 +29,7 @@ const RUNNING = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting
 function answersOf(options: StartRunOptions): unknown {
   if (!options.inputHandler) return undefined;
   if (options.inputHandler instanceof ScriptedInputHandler) return options.inputHandler.script;
-  throw new HttpError(
-    400,
+  throw new ColloquyError(
     'INVALID_BODY',
     'Queued runs take scripted answers only (the "answers" field); other input handlers cannot travel to a worker.',
   );
@@ -59,8 +58,7 @@ export class QueuedRuns implements RunExecutor {
     // state. A key left by a start whose job never landed (Redis failed mid-add) takes nothing.
     const job = await this.#client.enqueue(`a check of run "${runId}"`, () => this.#job(runId));
     if (job?.exists || (await this.#store.getThread(`${runId}::main`))) {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'RUN_EXISTS',
         `Run "${runId}" already exists. Resume it (POST /runs/${runId}/resume) or choose another runId.`,
       );
@@ -79,8 +77,7 @@ export class QueuedRuns implements RunExecutor {
 
   async resume(runId: string, options: StartRunOptions = {}): Promise<RunSummary> {
     if ((await this.#job(runId))?.running) {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'RUN_ACTIVE',
         `Run "${runId}" is still running. Follow it at GET /runs/${runId}/events; resume it only after it stops.`,
       );

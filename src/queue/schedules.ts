@@ -8,7 +8,7 @@
  */
 import type { ScheduleSpec } from '../schedules/spec.js';
 import { everyMs } from '../schedules/timing.js';
-import { HttpError } from '../server/errors.js';
+import { ColloquyError } from '../errors.js';
 import { sameSpec } from '../server/schedules/check.js';
 import type { StoredSchedule } from '../server/schedules/records.js';
 import type { NewSchedule, Schedules, ScheduleView } from '../server/schedules/types.js';
@@ -40,11 +40,10 @@ export class QueueSchedules implements Schedules {
   async add(schedule: NewSchedule, { replace = false } = {}): Promise<ScheduleView> {
     const existing = await this.#stored(schedule.id);
     if (existing && !replace) {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'SCHEDULE_EXISTS',
         `Schedule "${schedule.id}" already exists. Remove it first (DELETE /schedules/${schedule.id}) or choose another id.`,
-        'id',
+        { path: 'id' },
       );
     }
     const stored: StoredSchedule = {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { ColloquyError, errorInfo, type ErrorInfo } from '../errors.js';
+import { ColloquyError, errorInfo, runNotFound, type ErrorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import type { EnsembleEvent } from '../ensembles/events.js';
 import type { InputHandler } from '../ensembles/inputHandlers.js';
@@ -20,7 +20,6 @@ import type { ProfileRegistry } from '../models/profiles.js';
 import type { ThreadStore } from '../stores/types.js';
 import { ensembleRunExists, readEnsembleRun } from '../ensembles/savedRun.js';
 import type { EnsembleCatalog } from './ensembleCatalog.js';
-import { HttpError, runNotFound } from './errors.js';
 import { publicError, publicErrorInfo } from './publicError.js';
 
 /** Where a run is: running here, finished, stopped without finishing (resumable), or failed. */
@@ -123,8 +122,7 @@ export class EnsembleRuns {
     const ensemble = await this.catalog.load(name);
     const runId = options.runId ?? `run_${randomUUID()}`;
     if (this.#held(runId) || (await ensembleRunExists(this.store, runId))) {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'RUN_EXISTS',
         `Run "${runId}" already exists. Resume it (POST /runs/${runId}/resume) or choose another runId.`,
       );
@@ -135,8 +133,7 @@ export class EnsembleRuns {
   /** Resumes a run from its last checkpoint; a finished run is answered as is. */
   async resume(runId: string, options: StartRunOptions = {}): Promise<RunSummary> {
     if (this.#held(runId)?.summary.status === 'running') {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'RUN_ACTIVE',
         `Run "${runId}" is still running. Follow it at GET /runs/${runId}/events; resume it only after it stops.`,
       );
@@ -146,9 +143,8 @@ export class EnsembleRuns {
     if (saved.status === 'finished') return saved;
     const ensemble = await this.catalog.findByEnsembleName(saved.ensemble);
     if (!ensemble) {
-      throw new HttpError(
-        409,
-        'ENSEMBLE_NOT_FOUND',
+      throw new ColloquyError(
+        'RUN_ENSEMBLE_MISSING',
         `Run "${runId}" belongs to ensemble "${saved.ensemble}", which this server does not offer. Put its file in the ensembles directory and retry.`,
       );
     }

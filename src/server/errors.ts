@@ -7,7 +7,13 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { ColloquyError, docsUrl, type ColloquyErrorCode } from '../errors.js';
+import {
+  ColloquyError,
+  docsUrl,
+  notFoundMessage,
+  runNotFound,
+  type ColloquyErrorCode,
+} from '../errors.js';
 import { boundText, publicError, publicMessage } from './publicError.js';
 
 /** The body of every error response. */
@@ -55,6 +61,7 @@ export const STATUS_BY_CODE: Readonly<Record<ColloquyErrorCode, ContentfulStatus
   RUN_EXISTS: 409,
   RUN_ACTIVE: 409,
   RUN_NOT_RUNNING: 409,
+  RUN_ENSEMBLE_MISSING: 409, // resuming a run whose ensemble the server no longer offers
   SCHEDULE_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_FIELD: 400,
@@ -104,7 +111,6 @@ export interface HttpErrorOptions {
  */
 export class HttpError extends ColloquyError {
   readonly status: ContentfulStatusCode;
-  readonly path: string | undefined;
 
   constructor(
     status: ContentfulStatusCode,
@@ -112,10 +118,8 @@ export class HttpError extends ColloquyError {
     message: string,
     options: string | HttpErrorOptions = {},
   ) {
-    const resolved = typeof options === 'string' ? { path: options } : options;
-    super(code, message, resolved.cause === undefined ? {} : { cause: resolved.cause });
+    super(code, message, typeof options === 'string' ? { path: options } : options);
     this.status = status;
-    this.path = resolved.path;
   }
 }
 
@@ -165,10 +169,10 @@ function errorResponse(error: unknown): { status: ContentfulStatusCode; body: Er
     };
   }
   if (error instanceof ColloquyError) {
-    return {
-      status: STATUS_BY_CODE[error.code] ?? 500, // a code from another copy of Colloquy
-      body: { error: { code: error.code, message: error.message } },
-    };
+    const body: ErrorBody = { error: { code: error.code, message: error.message } };
+    if (typeof error.path === 'string') body.error.path = error.path;
+    // A code from another copy of Colloquy may be unknown here.
+    return { status: STATUS_BY_CODE[error.code] ?? 500, body };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
@@ -249,26 +253,14 @@ export function readQuery<T extends z.ZodType>(c: Context, schema: T): z.output<
   return parsed.data;
 }
 
-/** A 404 naming what was not found and what exists. */
+/** A 404 naming what was not found and what exists (`notFoundError` of `src/errors.ts` is the same, without a status). */
 export function notFound(
   code: ColloquyErrorCode,
   what: string,
   known: readonly string[],
   hint: string,
 ): HttpError {
-  const list =
-    known.length > 0
-      ? ` Known: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', ...' : ''}.`
-      : '';
-  return new HttpError(404, code, `${what} was not found.${list} ${hint}`.trim());
+  return new HttpError(404, code, notFoundMessage(what, known, hint));
 }
 
-/** The 404 for an ensemble run id no server or store knows. */
-export function runNotFound(runId: string): HttpError {
-  return notFound(
-    'RUN_NOT_FOUND',
-    `Run "${runId}"`,
-    [],
-    'Check the run id (POST /ensembles/:name/runs returns it).',
-  );
-}
+export { runNotFound };

@@ -15,7 +15,7 @@ import {
   loadProjectProfiles,
   parseProjectConfig,
   type ProjectConfig,
-} from '../config.js';
+} from '../models/projectConfig.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
 import { findModuleFile } from '../paths.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { ProjectConfig } from '../config.js';
+import type { ProjectConfig } from '../models/projectConfig.js';
 import { ConfigError } from '../errors.js';
 import { createApp } from './app.js';
 import { inProcessExecutor, type Executor } from './executor.js';

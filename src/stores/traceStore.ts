@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
+import { tokenCountsSchema, type TokenCounts } from '../usage.js';
 import {
   boundTrace,
   resolveRetention,
@@ -32,13 +33,6 @@ export type SpanKind =
   | 'ensemble_agent'
   | 'custom';
 
-/** Token counts of a trace or span. */
-export interface TraceUsage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-}
-
 /** One line of a trace list. Times are ISO strings. */
 export interface TraceSummary {
   traceId: string;
@@ -50,7 +44,7 @@ export interface TraceSummary {
   endedAt?: string;
   durationMs?: number;
   spanCount: number;
-  usage?: TraceUsage;
+  usage?: TokenCounts;
 }
 
 /** One span. `attributes` hold e.g. `agent`, `caller`, `depth`, `model`, `inputTokens`, `tool`. */
@@ -98,12 +92,6 @@ export interface TraceStore {
   close(): Promise<void>;
 }
 
-const usageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  totalTokens: z.number(),
-});
-
 const summarySchema = z.object({
   traceId: z.string(),
   name: z.string(),
@@ -114,7 +102,7 @@ const summarySchema = z.object({
   endedAt: z.string().optional(),
   durationMs: z.number().optional(),
   spanCount: z.number().int(),
-  usage: usageSchema.optional(),
+  usage: tokenCountsSchema.optional(),
 });
 
 const spanSchema = z.object({

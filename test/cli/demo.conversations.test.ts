@@ -44,7 +44,7 @@ function tally(log: FakeRequest[]): Record<string, number> {
 
 const USER = 'c1__Coordinator__USER';
 
-// The steps build on each other: demo, demo again, checkpoint, export, fork, rewind.
+// The steps build on each other: demo, demo again, checkpoint, export, fork, rollback.
 describe('colloquy demo --store conversations:URL', { timeout: 120_000 }, () => {
   let checkpoint = '';
 
@@ -72,7 +72,7 @@ describe('colloquy demo --store conversations:URL', { timeout: 120_000 }, () => 
     expect(tally(secondLog)).toEqual({ 'GET items': 4, 'POST items': 4 });
   });
 
-  it('checkpoints, exports, forks and rewinds the chat', async () => {
+  it('checkpoints, exports, forks and rolls back the chat', async () => {
     checkpoint = /^(ckpt_\S+)/.exec(await ok('threads', 'checkpoint', 'c1'))![1]!;
     const envelope = JSON.parse(await ok('threads', 'export', 'c1')) as ChatEnvelope;
     expect(envelope.threads.map((t) => [t.threadId, t.items.length])).toContainEqual([USER, 12]);
@@ -92,9 +92,9 @@ describe('colloquy demo --store conversations:URL', { timeout: 120_000 }, () => 
     expect(c2.items).toHaveLength(18);
 
     await ok('demo', 'One more.', '--chat-id', 'c1', '--no-progress');
-    const rewound = await ok('threads', 'rewind', 'c1', checkpoint);
-    expect(rewound).toContain(`Rewound c1 to ${checkpoint}.`);
-    expect(rewound).toContain(`${USER}: later items kept in ${USER}~reset~`);
+    const rolledBack = await ok('threads', 'rollback', 'c1', checkpoint);
+    expect(rolledBack).toContain(`Rolled c1 back to ${checkpoint}.`);
+    expect(rolledBack).toContain(`${USER}: later items kept in ${USER}~reset~`);
     const listed = await ok('threads', 'list', '--chat', 'c1');
     expect(listed).toMatch(new RegExp(`^${USER} +12 `, 'm'));
     expect(listed).toMatch(new RegExp(`^${USER}~reset~\\S+ +18 `, 'm'));

@@ -110,18 +110,18 @@ describe('threads commands', () => {
     expect(absent.stderr).toContain('is not readable JSON');
   });
 
-  it('names the missing checkpoint on fork --at and rewind', async () => {
+  it('names the missing checkpoint on fork --at and rollback', async () => {
     const store = await seededStore();
     const fork = await run('threads', 'fork', 'c1', '--at', 'ckpt_missing', '--store', store);
     expect(fork.code).toBe(1);
     expect(fork.stderr).toContain('[CHECKPOINT_NOT_FOUND]');
     expect(fork.stderr).toContain('ckpt_missing');
-    const rewind = await run('threads', 'rewind', 'c1', 'ckpt_missing', '--store', store);
-    expect(rewind.code).toBe(1);
-    expect(rewind.stderr).toContain('[CHECKPOINT_NOT_FOUND]');
+    const rollback = await run('threads', 'rollback', 'c1', 'ckpt_missing', '--store', store);
+    expect(rollback.code).toBe(1);
+    expect(rollback.stderr).toContain('[CHECKPOINT_NOT_FOUND]');
   });
 
-  it('checkpoints, lists, rewinds with nothing to cut, and exports a chat', async () => {
+  it('checkpoints, lists, rolls back with nothing to cut, and exports a chat', async () => {
     const store = await seededStore();
     expect((await run('threads', 'checkpoints', 'c1', '--store', store)).stdout).toBe(
       'Chat c1 has no checkpoints.\n',
@@ -132,8 +132,8 @@ describe('threads commands', () => {
     const listed = await run('threads', 'checkpoints', 'c1', '--store', store);
     expect(listed.stdout).toContain(checkpointId);
     expect(listed.stdout).toContain('start');
-    const rewound = await run('threads', 'rewind', 'c1', checkpointId, '--store', store);
-    expect(rewound.stdout).toContain('(nothing to cut)');
+    const rolledBack = await run('threads', 'rollback', 'c1', checkpointId, '--store', store);
+    expect(rolledBack.stdout).toContain('(nothing to cut)');
     const exportRun = await run('threads', 'export', 'c1', '--store', store);
     expect(exportRun.stderr).toBe('');
     const exported = JSON.parse(exportRun.stdout);

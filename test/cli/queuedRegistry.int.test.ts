@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queuedRegistry } from '../../src/cli/commands/worker.js';
+import { queuedRegistry } from '../../src/cli/queuedRegistry.js';
 import { redisSkip, redisUrl } from '../setup/serviceUrls.js';
 
 const INDEX = fileURLToPath(new URL('../../src/index.ts', import.meta.url));

@@ -47,7 +47,7 @@ const firstRun = (chat: string) => ({
   [T(chat).editor]: 2,
 });
 
-// The steps build on each other, in order, on one store: demo, checkpoint, demo, fork, rewind, export/import.
+// The steps build on each other, in order, on one store: demo, checkpoint, demo, fork, rollback, export/import.
 describe('colloquy threads', { timeout: 90_000 }, () => {
   let checkpoint = '';
 
@@ -89,9 +89,9 @@ describe('colloquy threads', { timeout: 90_000 }, () => {
     );
   });
 
-  it('rewind cuts the chat back to the checkpoint and lists the archive threads', async () => {
-    const out = (await ok('threads', 'rewind', 't1', checkpoint)).trim().split('\n');
-    expect(out[0]).toBe(`Rewound t1 to ${checkpoint}.`);
+  it('rollback cuts the chat back to the checkpoint and lists the archive threads', async () => {
+    const out = (await ok('threads', 'rollback', 't1', checkpoint)).trim().split('\n');
+    expect(out[0]).toBe(`Rolled t1 back to ${checkpoint}.`);
     const archives = out
       .slice(1)
       .map((line) => /^ {2}(\S+): later items kept in (\S+)$/.exec(line)!.slice(1));

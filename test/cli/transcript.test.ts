@@ -1,6 +1,7 @@
 import type { AgentInputItem } from '@openai/agents-core';
 import { describe, expect, it } from 'vitest';
-import type { AgencyResponse, TaggedItem, UsageSummary } from '../../src/agency/result.js';
+import type { AgencyResponse, TaggedItem } from '../../src/agency/result.js';
+import type { Usage } from '../../src/usage.js';
 import { renderHistory, renderTranscript, renderUsage } from '../../src/cli/transcript.js';
 import type { ThreadItem } from '../../src/stores/item.js';
 
@@ -150,12 +151,7 @@ describe('renderHistory', () => {
 });
 
 describe('renderUsage', () => {
-  const usage = (
-    requests: number,
-    input: number,
-    output: number,
-    costPico?: number,
-  ): UsageSummary => ({
+  const usage = (requests: number, input: number, output: number, costPico?: number): Usage => ({
     requests,
     inputTokens: input,
     outputTokens: output,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/main.js';
-import { queuedRegistry, wholeFlag } from '../../src/cli/commands/worker.js';
+import { wholeFlag } from '../../src/cli/commands/worker.js';
+import { queuedRegistry } from '../../src/cli/queuedRegistry.js';
 import { ConfigError } from '../../src/errors.js';
 import { createWorker } from '../../src/queue/worker.js';
 import { createRegistry } from '../../src/server/registry.js';

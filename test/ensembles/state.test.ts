@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addUsage,
+  addLlmOrcUsage,
+  emptyLlmOrcUsage,
+  fromLlmOrcUsage,
+  toLlmOrcUsage,
+} from '../../src/ensembles/llmOrcUsage.js';
+import {
   createConversationState,
-  emptyUsage,
   headOf,
   latestFailures,
   latestOutputs,
@@ -79,11 +83,19 @@ describe('conversation state', () => {
     expect(state.latest_outputs.a).toEqual({ deep: { x: 1 } });
   });
 
+  it("converts usage to and from llm-orc's spelling, in one place", () => {
+    const usage = { requests: 1, inputTokens: 2, outputTokens: 3, totalTokens: 5 };
+    const llmOrc = { requests: 1, input_tokens: 2, output_tokens: 3, total_tokens: 5 };
+    expect(toLlmOrcUsage(usage)).toEqual(llmOrc);
+    expect(fromLlmOrcUsage(llmOrc)).toEqual(usage);
+    expect(toLlmOrcUsage({ ...usage, cost: 1e-12, costPico: 1 })).toEqual(llmOrc);
+  });
+
   it('adds usages', () => {
     const one = { requests: 1, input_tokens: 2, output_tokens: 3, total_tokens: 5 };
-    expect(addUsage(emptyUsage(), one)).toEqual(one);
-    expect(addUsage(one, undefined)).toBe(one);
-    expect(addUsage(one, one)).toEqual({
+    expect(addLlmOrcUsage(emptyLlmOrcUsage(), one)).toEqual(one);
+    expect(addLlmOrcUsage(one, undefined)).toBe(one);
+    expect(addLlmOrcUsage(one, one)).toEqual({
       requests: 2,
       input_tokens: 4,
       output_tokens: 6,

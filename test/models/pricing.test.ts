@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agency } from '../../src/agency/agency.js';
 import { Agent } from '../../src/agency/agent.js';
-import type { UsageSummary } from '../../src/agency/result.js';
+import type { Usage } from '../../src/usage.js';
 import { renderUsage } from '../../src/cli/transcript.js';
 import { costPico, modelPrice, profilePrice, setModelPrice } from '../../src/models/pricing.js';
 import { modelProfileSchema } from '../../src/models/profile.js';
@@ -73,7 +73,7 @@ describe('usage.cost of an agency call', () => {
         { text: 'ok', usage: { inputTokens: 13, outputTokens: 2 } },
       ]),
     });
-    const perAgent = new Map<string, UsageSummary>();
+    const perAgent = new Map<string, Usage>();
     const agency = new Agency({
       entryPoints: [boss],
       communicationFlows: [[boss, worker]],

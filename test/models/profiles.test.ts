@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectProfiles as loadProfiles } from '../../src/config.js';
+import { loadProjectProfiles as loadProfiles } from '../../src/models/projectConfig.js';
 import {
   createProfileRegistry,
   loadProfiles as loadModelProfiles,

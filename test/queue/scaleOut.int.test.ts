@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import pLimit from 'p-limit';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { loadProjectProfiles } from '../../src/config.js';
+import { loadProjectProfiles } from '../../src/models/projectConfig.js';
 import { loadEnsemble } from '../../src/ensembles/load.js';
 import { runEnsemble } from '../../src/ensembles/run.js';
 import { MemoryStore } from '../../src/stores/memory.js';

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { pickAgency } from '../pickAgency.js';
 import type { Agency } from '../../agency/agency.js';
 import { ConfigError } from '../../errors.js';
 
@@ -15,21 +16,14 @@ interface ChatFlags {
 /** The slash commands, for `/help`. */
 export const CHAT_HELP = [
   '/checkpoint [label]  record a checkpoint of this chat and print its id',
-  '/rewind ID           restore the chat to checkpoint ID',
+  '/rollback ID         restore the chat to checkpoint ID',
   '/fork                continue in a copy of this chat (the original is kept)',
   '/threads             list the threads of this chat',
   "/trace               print the last call's span tree with timings and tokens",
   '/help                this list;  /exit  leave (or Ctrl-D)',
 ];
 
-/** Picks the agency to chat with: the only one, or fails naming them. */
-export function pickAgency(agencies: Record<string, Agency>, specifier: string): Agency {
-  const names = Object.keys(agencies);
-  if (names.length === 1) return agencies[names[0]!]!;
-  throw new ConfigError(
-    `${specifier} exports ${names.length} agencies (${names.join(', ')}). Pick one: colloquy chat ${specifier}#EXPORT.`,
-  );
-}
+export { pickAgency } from '../pickAgency.js';
 
 /** Runs one slash command; returns the new chat id (after /fork) or the same. */
 export async function slashCommand(
@@ -43,11 +37,11 @@ export async function slashCommand(
   switch (command) {
     case '/checkpoint': {
       const id = await agency.checkpoint(chatId, argument || undefined);
-      print(`checkpoint ${id} (rewind with /rewind ${id})`);
+      print(`checkpoint ${id} (roll back with /rollback ${id})`);
       return chatId;
     }
-    case '/rewind': {
-      if (!argument) throw new ConfigError('/rewind needs a checkpoint id: /rewind ID.');
+    case '/rollback': {
+      if (!argument) throw new ConfigError('/rollback needs a checkpoint id: /rollback ID.');
       await agency.rollback(chatId, argument);
       print(`chat ${chatId} is back at checkpoint ${argument}`);
       return chatId;

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Runner } from '@openai/agents-core';
 import { ConfigError } from '../../errors.js';
-import type { UsageSummary } from '../../agency/result.js';
+import type { Usage } from '../../usage.js';
 import type { DemoAgencyOptions } from '../../demo/demoAgency.js';
 import type { ModelPrice } from '../../models/pricing.js';
 
@@ -27,7 +27,7 @@ interface DemoFlags {
 async function profileModels(
   profile: string,
 ): Promise<Pick<DemoAgencyOptions, 'model' | 'modelSettings'>> {
-  const { loadProjectProfiles } = await import('../../config.js');
+  const { loadProjectProfiles } = await import('../../models/projectConfig.js');
   const { checkProfileKeys } = await import('../../models/apiKeys.js');
   const { createModel, profileModelSettings } = await import('../../models/resolve.js');
   const registry = await loadProjectProfiles({ cwd: process.cwd() });
@@ -83,7 +83,7 @@ export function registerDemoCommand(program: Command): void {
         throw new ConfigError(
           `--delay "${flags.delay}" is not a whole number of ms. Pass e.g. --delay 2000.`,
         );
-      const { addUsage, emptyUsage } = await import('../../agency/result.js');
+      const { addUsage, emptyUsage } = await import('../../usage.js');
       const { createDemoAgency } = await import('../../demo/demoAgency.js');
       const { renderHistory, renderTranscript, renderUsage } = await import('../transcript.js');
       const { openThreadManager } = await import('../store.js');
@@ -106,7 +106,7 @@ export function registerDemoCommand(program: Command): void {
           ...(delayMs ? { delayMs } : {}),
           ...(flags.price ? { prices: demoPrices(flags.price) } : {}),
         });
-        const perAgent = new Map<string, UsageSummary>();
+        const perAgent = new Map<string, Usage>();
         agency.hooks.onRunEnd = ({ agent, usage }) => {
           const row = perAgent.get(agent) ?? emptyUsage();
           addUsage(row, usage);

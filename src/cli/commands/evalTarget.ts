@@ -16,7 +16,7 @@ let registry: Promise<ProfileRegistry> | undefined;
 
 /** The project's profiles (loaded once). */
 function profiles(): Promise<ProfileRegistry> {
-  registry ??= import('../../config.js').then(({ loadProjectProfiles }) =>
+  registry ??= import('../../models/projectConfig.js').then(({ loadProjectProfiles }) =>
     loadProjectProfiles({ cwd: process.cwd() }),
   );
   return registry;

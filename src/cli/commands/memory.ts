@@ -59,7 +59,7 @@ async function embedderOf(flags: Flags, backend: MemoryBackend): Promise<Embedde
       `The stored vectors are of ${name ?? 'no model yet'}: name the embedder to use with --embedder PROFILE (${EMBEDDER_HELP}).`,
     );
   }
-  const { loadProjectProfiles } = await import('../../config.js');
+  const { loadProjectProfiles } = await import('../../models/projectConfig.js');
   const profiles = await loadProjectProfiles();
   return profileEmbedder(profiles.get(name), {
     name,

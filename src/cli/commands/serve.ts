@@ -45,7 +45,7 @@ async function queuedSetup(flags: ServeFlags) {
       '--queue needs --store: the servers and workers share one store, e.g. --store postgres://USER@HOST:PORT/DB.',
     );
   }
-  const { queuedRegistry } = await import('./worker.js');
+  const { queuedRegistry } = await import('../queuedRegistry.js');
   const { queuedExecutor } = await import('../../queue/queuedExecutor.js');
   const { QueueSchedules } = await import('../../queue/schedules.js');
   const { registry, store, config } = await queuedRegistry({

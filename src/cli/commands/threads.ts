@@ -64,7 +64,7 @@ function summary(item: Record<string, unknown>): string {
 export function registerThreadsCommands(program: Command): void {
   const threads = program
     .command('threads')
-    .description('List, show, export, import, fork, rewind and replay stored chats.');
+    .description('List, show, export, import, fork, roll back and replay stored chats.');
   const storeOption = (cmd: Command): Command => cmd.option('--store <spec>', STORE_HELP);
 
   storeOption(threads.command('list').description('List threads (of one chat with --chat).'))
@@ -212,7 +212,7 @@ export function registerThreadsCommands(program: Command): void {
 
   storeOption(
     threads
-      .command('rewind')
+      .command('rollback')
       .description('Roll a chat back to a checkpoint (cut items are archived).')
       .argument('<chatId>')
       .argument('<checkpointId>'),
@@ -223,7 +223,7 @@ export function registerThreadsCommands(program: Command): void {
         ([thread, archive]) => `  ${thread}: later items kept in ${archive}`,
       );
       print([
-        `Rewound ${chatId} to ${checkpointId}.`,
+        `Rolled ${chatId} back to ${checkpointId}.`,
         ...(lines.length > 0 ? lines : ['  (nothing to cut)']),
       ]);
     }),

@@ -40,7 +40,7 @@ async function chooseAgency(
       );
     }
     const { loadAgencyModule } = await import('../loadModule.js');
-    const { pickAgency } = await import('./chat.js');
+    const { pickAgency } = await import('../pickAgency.js');
     return {
       agency: pickAgency((await loadAgencyModule(flags.agency)).agencies, flags.agency),
       close: keep,
@@ -74,7 +74,7 @@ async function chooseAgency(
 
 /** A model name as a Model: a profile of the project (colloquy.yaml, user profiles), else the name. */
 async function modelFor(name: string): Promise<string | Model> {
-  const { loadProjectProfiles } = await import('../../config.js');
+  const { loadProjectProfiles } = await import('../../models/projectConfig.js');
   const registry = await loadProjectProfiles({ cwd: process.cwd() });
   if (!registry.has(name)) return name;
   const { createModel } = await import('../../models/resolve.js');

@@ -1,16 +1,12 @@
 /**
  * `colloquy worker`: runs agency calls and ensemble runs taken from the BullMQ queue, with the
- * project's agencies and ensembles on a shared store; and `queuedRegistry`, which `serve --queue`
- * uses to load the same configuration.
+ * project's agencies and ensembles on a shared store (loaded by `../queuedRegistry.ts`, as
+ * `serve --queue` loads them).
  * @module
  */
-import path from 'node:path';
 import type { Command } from 'commander';
-import { loadProjectProfiles, type ProjectConfig } from '../../config.js';
+import { loadProjectProfiles } from '../../models/projectConfig.js';
 import { ConfigError } from '../../errors.js';
-import { loadRegistry, readConfig, type ServerRegistry } from '../../server/registry.js';
-import { openStore } from '../../stores/openStore.js';
-import type { ThreadStore } from '../../stores/types.js';
 
 interface WorkerFlags {
   queue: string;
@@ -31,48 +27,6 @@ export function wholeFlag(value: string, flag: string, min = 0): number {
       `${flag} "${value}" is not a whole number ≥ ${min}. Pass e.g. ${flag} 4.`,
     );
   return parsed;
-}
-
-/** What a queued server or a worker loads: the config (agencies from `module` if given) on `storeSpec`. */
-export async function queuedRegistry(options: {
-  store: string;
-  config?: string;
-  module?: string;
-  demo?: boolean;
-}): Promise<{ registry: ServerRegistry; store: ThreadStore; config: ProjectConfig }> {
-  if (!/^(rediss?|postgres(ql)?):\/\//.test(options.store)) {
-    throw new ConfigError(
-      `--store "${options.store}" is not shared between processes. Servers and workers need one Redis or Postgres store: --store redis://HOST:PORT or --store postgres://USER@HOST:PORT/DB.`,
-    );
-  }
-  const read = await readConfig(options.config);
-  const config: ProjectConfig =
-    options.module !== undefined ? { ...read, agencies: path.resolve(options.module) } : read;
-  const store = await openStore(options.store);
-  try {
-    const { importModuleExports } = await import('../loadModule.js');
-    const { createDemoAgency } = await import('../../demo/demoAgency.js');
-    const { ThreadManager } = await import('../../threads/threadManager.js');
-    const registry = await loadRegistry({
-      config,
-      store,
-      // The same `.ts` loader as `colloquy serve`, so an installed copy loads TypeScript modules.
-      importModule: importModuleExports,
-      // As `colloquy serve`: the demo agency when the config names no agencies (unless --no-demo),
-      // so that servers and workers started as docs/scale-out.md shows offer the same agencies.
-      ...(options.demo === false
-        ? {}
-        : {
-            fallbackAgencies: (shared: ThreadStore) => [
-              createDemoAgency({ threads: new ThreadManager({ store: shared }) }),
-            ],
-          }),
-    });
-    return { registry, store, config };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
 }
 
 /** Registers `colloquy worker`. */
@@ -103,6 +57,7 @@ export function registerWorkerCommand(program: Command): void {
       const concurrency = wholeFlag(flags.concurrency, '--concurrency', 1);
       const graceMs = wholeFlag(flags.grace, '--grace');
       const lockDurationMs = wholeFlag(flags.lockDuration, '--lock-duration', 1_000);
+      const { queuedRegistry } = await import('../queuedRegistry.js');
       const { registry, store, config } = await queuedRegistry({
         store: flags.store,
         demo: flags.demo,

@@ -9,6 +9,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { isRunThread } from '../../ensembles/savedRuns.js';
 import { isArchiveThreadId } from '../../stores/common.js';
 import type { ThreadRecord, ThreadStore } from '../../stores/types.js';
 import { currentPrincipal } from '../auth/principal.js';
@@ -53,7 +54,7 @@ export function summarizeChats(records: readonly ThreadRecord[]): ChatSummary[] 
     chat.items += record.version;
     if (record.createdAt < chat.createdAt) chat.createdAt = record.createdAt;
     if (record.updatedAt > chat.updatedAt) chat.updatedAt = record.updatedAt;
-    if (record.metadata.kind === 'workflow') chat.workflow = true;
+    if (isRunThread(record.metadata)) chat.workflow = true;
     chats.set(record.chatId, chat);
   }
   return [...chats.values()]

@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Ensemble } from '../../ensembles/schema.js';
-import type { ThreadRecord } from '../../stores/types.js';
+import { savedRuns } from '../../ensembles/savedRuns.js';
 import type { RouteContext } from '../context.js';
 import { readQuery } from '../errors.js';
 
@@ -33,36 +33,8 @@ export function describeEnsemble(name: string, ensemble: Ensemble) {
   };
 }
 
-/** One saved run as `GET /runs` lists it. */
-export interface SavedRunSummary {
-  runId: string;
-  ensemble: string;
-  status: 'finished' | 'interrupted';
-  turnCount: number;
-  completionReason?: string;
-  updatedAt: string;
-}
-
-/** The saved runs among a store's threads (main threads holding a workflow), newest first. */
-export function savedRuns(records: readonly ThreadRecord[]): SavedRunSummary[] {
-  const runs: SavedRunSummary[] = [];
-  for (const record of records) {
-    if (record.metadata.kind !== 'workflow' || record.chatId === null) continue;
-    const workflow = record.metadata.workflow as
-      { data?: Record<string, unknown>; conversation?: { turn_count?: number } } | undefined;
-    const data = workflow?.data ?? {};
-    const result = data.result as { completion_reason?: string } | undefined;
-    runs.push({
-      runId: record.chatId,
-      ensemble: String(data.ensemble ?? ''),
-      status: data.status === 'finished' ? 'finished' : 'interrupted',
-      turnCount: workflow?.conversation?.turn_count ?? 0,
-      ...(result?.completion_reason ? { completionReason: result.completion_reason } : {}),
-      updatedAt: record.updatedAt,
-    });
-  }
-  return runs.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-}
+// What a saved run looks like in a store is the ensembles' business: ask them.
+export { savedRuns, type SavedRunSummary } from '../../ensembles/savedRuns.js';
 
 const runsQuery = z.object({
   ensemble: z.string().min(1).optional(),

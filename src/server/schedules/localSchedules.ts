@@ -6,12 +6,11 @@
  * Schedules added by another process (the `colloquy schedule` CLI) are picked up within `syncMs`.
  * @module
  */
-import { ConfigError } from '../../errors.js';
+import { ColloquyError, ConfigError } from '../../errors.js';
 import { getDefaultLogger } from '../../logger.js';
 import type { ScheduleSpec } from '../../schedules/spec.js';
 import { everyMs, nextTick, ticksIn } from '../../schedules/timing.js';
 import type { ThreadStore } from '../../stores/types.js';
-import { HttpError } from '../errors.js';
 import type { Executor } from '../executor.js';
 import type { OwnerRecords } from '../ownership/owners.js';
 import { sameSpec } from './check.js';
@@ -73,11 +72,10 @@ export class LocalSchedules implements Schedules {
   async add(schedule: NewSchedule, { replace = false } = {}): Promise<ScheduleView> {
     const existing = (await this.#records.all()).get(schedule.id);
     if (existing && !replace) {
-      throw new HttpError(
-        409,
+      throw new ColloquyError(
         'SCHEDULE_EXISTS',
         `Schedule "${schedule.id}" already exists. Remove it first (DELETE /schedules/${schedule.id}) or choose another id.`,
-        'id',
+        { path: 'id' },
       );
     }
     const stored: StoredSchedule = {

@@ -36,19 +36,19 @@ describe('slash commands', () => {
     for (const row of rows) expect(row).toMatch(/^c1\S* +\d+$/);
   });
 
-  it('/checkpoint then /rewind restores the chat, and /rewind needs an id', async () => {
+  it('/checkpoint then /rollback restores the chat, and /rollback needs an id', async () => {
     const agency = demo();
     await agency.getResponse('A brief about tides.', { chatId: 'c2' });
     const made = await run(agency, 'c2', '/checkpoint before waves');
-    const id = /^checkpoint (\S+) \(rewind with \/rewind \1\)$/.exec(made.printed[0]!)![1]!;
+    const id = /^checkpoint (\S+) \(roll back with \/rollback \1\)$/.exec(made.printed[0]!)![1]!;
     expect((await agency.checkpoints('c2')).map((c) => [c.checkpointId, c.label])).toEqual([
       [id, 'before waves'],
     ]);
     await agency.getResponse('A brief about waves.', { chatId: 'c2' });
-    const rewound = await run(agency, 'c2', `/rewind ${id}`);
-    expect(rewound).toEqual({ next: 'c2', printed: [`chat c2 is back at checkpoint ${id}`] });
-    await expect(run(agency, 'c2', '/rewind')).rejects.toThrow(
-      '/rewind needs a checkpoint id: /rewind ID.',
+    const rolledBack = await run(agency, 'c2', `/rollback ${id}`);
+    expect(rolledBack).toEqual({ next: 'c2', printed: [`chat c2 is back at checkpoint ${id}`] });
+    await expect(run(agency, 'c2', '/rollback')).rejects.toThrow(
+      '/rollback needs a checkpoint id: /rollback ID.',
     );
   });
 

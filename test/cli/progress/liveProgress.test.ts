@@ -120,13 +120,18 @@ describe('startLiveProgress on a terminal', () => {
 
   it('draws nothing before the first span', async () => {
     const out = sink(true);
+    vi.useFakeTimers();
     const progress = await startLiveProgress(fakeRecorder().recorder, {
       stream: out.stream,
       intervalMs: 5,
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(out.text()).toBe('');
-    progress.clear();
-    progress.stop();
+    try {
+      await vi.advanceTimersByTimeAsync(30); // six redraw ticks
+      expect(out.text()).toBe('');
+    } finally {
+      progress.clear();
+      progress.stop();
+      vi.useRealTimers();
+    }
   });
 });

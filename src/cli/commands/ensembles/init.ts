@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PROJECT_CONFIG_FILE } from '../../../config.js';
+import { PROJECT_CONFIG_FILE } from '../../../models/projectConfig.js';
 
 const STARTER_CONFIG = `# Colloquy project configuration. Profiles name models; ensembles refer to them by name.
 profiles:

@@ -7,7 +7,7 @@
 import { fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadProjectConfig } from '../../../config.js';
+import { loadProjectConfig } from '../../../models/projectConfig.js';
 import { ColloquyError, ConfigError } from '../../../errors.js';
 import { openStore } from '../../../stores/openStore.js';
 import { findEnsembleFile } from '../../../ensembles/load.js';

@@ -4,7 +4,7 @@
  * @module
  */
 import path from 'node:path';
-import { loadProjectConfig, loadProjectProfiles } from '../../../config.js';
+import { loadProjectConfig, loadProjectProfiles } from '../../../models/projectConfig.js';
 import { listEnsembleEntries, llmOrcEnsembleDirs } from '../../../ensembles/llmorc/project.js';
 import { loadLlmOrcProfileSources } from '../../../ensembles/llmorc/profiles.js';
 import { findLlmOrcDir } from '../../../ensembles/llmorc/project.js';

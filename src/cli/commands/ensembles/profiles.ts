@@ -8,7 +8,7 @@
 import { readEnv } from '../../../env.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadProjectProfiles, PROJECT_CONFIG_FILE } from '../../../config.js';
+import { loadProjectProfiles, PROJECT_CONFIG_FILE } from '../../../models/projectConfig.js';
 import type { ProfileMap, ProfileRegistry, ProfileSource } from '../../../models/profiles.js';
 import { ConfigError } from '../../../errors.js';
 import { deriveAgentProfiles } from '../../../ensembles/llmorc/agentProfiles.js';

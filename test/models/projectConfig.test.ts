@@ -2,7 +2,11 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProjectConfig, loadProjectProfiles, parseProjectConfig } from '../src/config.js';
+import {
+  loadProjectConfig,
+  loadProjectProfiles,
+  parseProjectConfig,
+} from '../../src/models/projectConfig.js';
 
 async function projectWith(text: string | undefined): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'colloquy-config-'));

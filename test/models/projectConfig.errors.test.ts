@@ -2,8 +2,12 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadProjectConfig, parseProjectConfig, PROJECT_CONFIG_FILE } from '../src/config.js';
-import { ConfigError } from '../src/errors.js';
+import {
+  loadProjectConfig,
+  parseProjectConfig,
+  PROJECT_CONFIG_FILE,
+} from '../../src/models/projectConfig.js';
+import { ConfigError } from '../../src/errors.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -11,13 +11,13 @@
  * @module
  */
 import { z } from 'zod';
-import { loadProfiles, projectConfigSchema, readProjectConfigFile } from './models/profiles.js';
-import type { LoadProfilesOptions, ProfileRegistry } from './models/profiles.js';
-import { parseYamlWithSchema } from './yamlErrors.js';
+import { loadProfiles, projectConfigSchema, readProjectConfigFile } from './profiles.js';
+import type { LoadProfilesOptions, ProfileRegistry } from './profiles.js';
+import { parseYamlWithSchema } from '../yamlErrors.js';
 
-// The schema lives with the profile loader (models), so that `loadProfiles({ cwd })` can read a
-// project's profiles; the project configuration is re-exported from here as before.
-export { PROJECT_CONFIG_FILE, projectConfigSchema } from './models/profiles.js';
+// The schema lives with the profile loader, so that `loadProfiles({ cwd })` can read a project's
+// profiles; this module adds what the rest of Colloquy reads of the project configuration.
+export { PROJECT_CONFIG_FILE, projectConfigSchema } from './profiles.js';
 
 /** The project configuration, with defaults applied. */
 export type ProjectConfig = z.output<typeof projectConfigSchema> & {
