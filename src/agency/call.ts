@@ -42,6 +42,8 @@ export class AgencyCall {
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
   readonly #unsaved = new Set<ConversationThread>();
+  #nowMs = -1;
+  #nowIso = '';
 
   constructor(options: {
     chatId: string;
@@ -63,6 +65,19 @@ export class AgencyCall {
     this.decisions = options.decisions;
     this.toolOutputs = options.toolOutputs;
     this.#emit = options.emit;
+  }
+
+  /**
+   * The time now as an ISO string, for item metadata: formatted once per millisecond of the
+   * call (a round trip stamps several items within the same millisecond).
+   */
+  now(): string {
+    const ms = Date.now();
+    if (ms !== this.#nowMs) {
+      this.#nowMs = ms;
+      this.#nowIso = new Date(ms).toISOString();
+    }
+    return this.#nowIso;
   }
 
   /** Whether events are streamed to a consumer. */
