@@ -44,6 +44,9 @@ export class AgencyCall {
   readonly #unsaved = new Set<ConversationThread>();
   #nowMs = -1;
   #nowIso = '';
+  #secondMs = -1;
+  /** `YYYY-MM-DDTHH:MM:SS.` of `#secondMs`. */
+  #secondIso = '';
 
   constructor(options: {
     chatId: string;
@@ -68,15 +71,20 @@ export class AgencyCall {
   }
 
   /**
-   * The time now as an ISO string, for item metadata: formatted once per millisecond of the
-   * call (a round trip stamps several items within the same millisecond).
+   * The time now as an ISO string (`toISOString`), for item metadata. A round trip stamps several
+   * items: the date and time are formatted once per second of the call, the milliseconds added.
    */
   now(): string {
     const ms = Date.now();
-    if (ms !== this.#nowMs) {
-      this.#nowMs = ms;
-      this.#nowIso = new Date(ms).toISOString();
+    if (ms === this.#nowMs) return this.#nowIso;
+    const second = ms - (ms % 1000);
+    if (second !== this.#secondMs) {
+      this.#secondMs = second;
+      this.#secondIso = new Date(second).toISOString().slice(0, -4);
     }
+    const millis = ms - second;
+    this.#nowMs = ms;
+    this.#nowIso = `${this.#secondIso}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
     return this.#nowIso;
   }
 
