@@ -10,8 +10,8 @@
  * against the SDK's asTool with the same tracing (the SDK's spans, the same recorder and trace
  * store). The SQLite agency (threads and trace saved to a file) is compared with both.
  * Rounds interleave the variants so that machine noise hits all of them alike; the ratios compare
- * medians of per-round means.  Run: npx tsx bench/agency-overhead.ts [--rounds 15] [--per-round 200]
- * [--built]. `--built` measures the compiled package (`npm run build` first) as users run it:
+ * medians of per-round means (in parentheses: the ratio of the least disturbed rounds' CPU).
+ * Run: npx tsx bench/agency-overhead.ts [--rounds 15] [--per-round 200] [--only a,b] [--built]. `--built` measures the compiled package (`npm run build` first) as users run it:
  * tsx compiles our sources with esbuild's keepNames, which names every closure at run time, a
  * cost the SDK (plain JavaScript) does not pay in this bench.
  */
@@ -339,6 +339,11 @@ const of = (clock: 'wall' | 'cpu') =>
   );
 const wall = of('wall');
 const cpu = of('cpu');
+// The least disturbed round of each variant: on a loaded machine the median drifts with the load
+// of the moment, the minimum much less.
+const cpuMin = Object.fromEntries(
+  Object.entries(samples).map(([name, values]) => [name, Math.min(...values.map((v) => v.cpu))]),
+);
 console.log(
   `agency overhead (${built ? 'dist/, compiled' : 'src/ through tsx'}): ${rounds} rounds × ${perRound} round trips (user → A → B → A, 3 model calls)`,
 );
@@ -349,7 +354,7 @@ for (const name of Object.keys(variants))
 const ratio = (a: string, b: string) =>
   wall[a] === undefined || wall[b] === undefined
     ? 'not measured'
-    : `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU`;
+    : `${(wall[a]! / wall[b]!).toFixed(2)} wall, ${(cpu[a]! / cpu[b]!).toFixed(2)} CPU (min ${(cpuMin[a]! / cpuMin[b]!).toFixed(2)})`;
 console.log('like for like (both sides keep both conversations, no tracing):');
 console.log(`  agency memory / tool + MemorySessions: ${ratio('agency', 'toolSessions')}`);
 console.log(

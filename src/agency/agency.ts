@@ -345,40 +345,57 @@ export class Agency implements AgencyRuntime {
     resume?: { runId: string; state: RunState<any, any> },
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? this.#chatId;
+    return this.#activity.track(chatId, this.#call(chatId, message, options, emit, resume));
+  }
+
+  /** One call: holds the chat (gate, then the lease on stores that need one) and its trace. */
+  async #call(
+    chatId: string,
+    message: AgencyInput,
+    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
+    emit: ((event: AgencyStreamEvent) => void) | undefined,
+    resume: { runId: string; state: RunState<any, any> } | undefined,
+  ): Promise<AgencyResponse> {
+    const leave =
+      this.#gate.tryEnter(chatId) ??
+      (await this.#gate.enter(chatId, this.#chatWaitMs, options.signal));
+    try {
+      const store = this.threads.store;
+      if (!needsChatLease(store)) return await this.#traced(chatId, message, options, emit, resume);
+      return await withChatLease(store, chatId, this.#chatWaitMs, options.signal, () =>
+        this.#traced(chatId, message, options, emit, resume),
+      );
+    } finally {
+      leave();
+    }
+  }
+
+  /** The call's work, in a trace unless nothing would be traced. */
+  #traced(
+    chatId: string,
+    message: AgencyInput,
+    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
+    emit: ((event: AgencyStreamEvent) => void) | undefined,
+    resume: { runId: string; state: RunState<any, any> } | undefined,
+  ): Promise<AgencyResponse> {
     const runId = resume?.runId ?? `run_${randomUUID()}`;
-    const store = this.threads.store;
     const work = (): Promise<AgencyResponse> =>
-      runEntryCall(this.#entry, message, { ...options, chatId }, emit, resume ?? runId);
+      runEntryCall(this.#entry, message, options, chatId, emit, resume ?? runId);
     // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
     // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
-    const traced = (): Promise<AgencyResponse> =>
-      !this.#tracing && this.runner.config.tracingDisabled
-        ? work()
-        : traceCall(
-            {
-              name: `agency ${this.name}`,
-              chatId,
-              runId,
-              agency: this.name,
-              store,
-              enabled: this.#tracing,
-              ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-            },
-            work,
-          );
-    const call = async (): Promise<AgencyResponse> => {
-      const leave =
-        this.#gate.tryEnter(chatId) ??
-        (await this.#gate.enter(chatId, this.#chatWaitMs, options.signal));
-      try {
-        return await (needsChatLease(store)
-          ? withChatLease(store, chatId, this.#chatWaitMs, options.signal, traced)
-          : traced());
-      } finally {
-        leave();
-      }
-    };
-    return this.#activity.track(chatId, call());
+    if (!this.#tracing && this.runner.config.tracingDisabled) return work();
+    return traceCall(
+      {
+        name: `agency ${this.name}`,
+        chatId,
+        runId,
+        agency: this.name,
+        store: this.threads.store,
+        enabled: this.#tracing,
+        ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
+      },
+      work,
+    );
   }
 }
 

@@ -42,6 +42,11 @@ export class AgencyCall {
   readonly #emit: ((event: AgencyStreamEvent) => void) | undefined;
   readonly #runs: FinishedRun[] = [];
   readonly #unsaved = new Set<ConversationThread>();
+  #nowMs = -1;
+  #nowIso = '';
+  #secondMs = -1;
+  /** `YYYY-MM-DDTHH:MM:SS.` of `#secondMs`. */
+  #secondIso = '';
 
   constructor(options: {
     chatId: string;
@@ -63,6 +68,24 @@ export class AgencyCall {
     this.decisions = options.decisions;
     this.toolOutputs = options.toolOutputs;
     this.#emit = options.emit;
+  }
+
+  /**
+   * The time now as an ISO string (`toISOString`), for item metadata. A round trip stamps several
+   * items: the date and time are formatted once per second of the call, the milliseconds added.
+   */
+  now(): string {
+    const ms = Date.now();
+    if (ms === this.#nowMs) return this.#nowIso;
+    const second = ms - (ms % 1000);
+    if (second !== this.#secondMs) {
+      this.#secondMs = second;
+      this.#secondIso = new Date(second).toISOString().slice(0, -4);
+    }
+    const millis = ms - second;
+    this.#nowMs = ms;
+    this.#nowIso = `${this.#secondIso}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+    return this.#nowIso;
   }
 
   /** Whether events are streamed to a consumer. */

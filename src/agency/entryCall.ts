@@ -15,7 +15,7 @@ import { clientTools } from './clientTools.js';
 import { surfacedError } from './errorCauses.js';
 import type { AgencyStreamEvent } from './events.js';
 import type { AgencyGraph } from './graph.js';
-import { prepareInput, type AgencyInput } from './input.js';
+import { prepareInput, textInput, type AgencyInput } from './input.js';
 import type { GetResponseOptions } from './options.js';
 import type { AgencyResponse } from './result.js';
 import { describeEntryPoints, route, type EntryRouter } from './router.js';
@@ -43,18 +43,21 @@ export type ResumeOrRunId = { runId: string; state: RunState<any, any> } | strin
 export async function runEntryCall(
   host: EntryCallHost,
   message: AgencyInput,
-  options: GetResponseOptions &
-    ApprovalDecisions & { chatId: string; toolOutputs?: Record<string, string> },
+  options: GetResponseOptions & ApprovalDecisions & { toolOutputs?: Record<string, string> },
+  chatId: string,
   emit: ((event: AgencyStreamEvent) => void) | undefined,
   resumeOrRunId: ResumeOrRunId,
 ): Promise<AgencyResponse> {
   const { runtime, graph } = host;
   const resume = typeof resumeOrRunId === 'string' ? undefined : resumeOrRunId;
   const runId = typeof resumeOrRunId === 'string' ? resumeOrRunId : resumeOrRunId.runId;
-  const input = await prepareInput(message, options.attachments, host.maxAttachmentBytes);
+  const input =
+    typeof message === 'string' && !options.attachments?.length
+      ? textInput(message)
+      : await prepareInput(message, options.attachments, host.maxAttachmentBytes);
   const context = options.context ?? host.context;
   const call = new AgencyCall({
-    chatId: options.chatId,
+    chatId,
     context,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
@@ -70,7 +73,7 @@ export async function runEntryCall(
           host.router,
           {
             message: input.text,
-            chatId: options.chatId,
+            chatId,
             entryPoints: describeEntryPoints(graph.agents, graph.entryPoints),
             context,
           },

@@ -93,6 +93,12 @@ export async function prepareInput(
   return { model: items, stored: items.map(storedForm), text: textOf(items) };
 }
 
+/** {@link prepareInput} of a text message without attachments (no await needed). */
+export function textInput(message: string): PreparedInput {
+  const items: AgentInputItem[] = [{ role: 'user', content: message }];
+  return { model: items, stored: items, text: message };
+}
+
 type UserPart = Exclude<Extract<AgentInputItem, { role: 'user' }>['content'], string>[number];
 
 async function attachmentPart(attachment: Attachment, maxBytes: number): Promise<UserPart> {

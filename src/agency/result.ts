@@ -62,31 +62,34 @@ export interface FinishedRun {
  * just before the caller's tool output for the send_message call that started it.
  */
 export function orderItems(runs: readonly FinishedRun[], rootRunId: string): TaggedItem[] {
+  if (runs.length === 1) return runs[0]!.runId === rootRunId ? [...runs[0]!.items] : [];
   const childrenByCall = new Map<string, FinishedRun[]>();
   // Runs started without a call id (a custom send_message tool may not pass one) go after
   // their parent's items rather than being lost.
   const unplaced = new Map<string, FinishedRun[]>();
+  let root: FinishedRun | undefined;
   for (const run of runs) {
+    if (run.runId === rootRunId) root = run;
     if (run.parentRunId === null) continue;
     const [map, key] =
       run.viaCallId === null
         ? [unplaced, run.parentRunId]
         : [childrenByCall, `${run.parentRunId}:${run.viaCallId}`];
-    map.set(key, [...(map.get(key) ?? []), run]);
+    const siblings = map.get(key);
+    if (siblings) siblings.push(run);
+    else map.set(key, [run]);
   }
-  const byId = new Map(runs.map((run) => [run.runId, run]));
   const ordered: TaggedItem[] = [];
   const visit = (run: FinishedRun): void => {
     for (const tagged of run.items) {
       const callId = tagged.item.type === 'function_call_result' ? tagged.item.callId : undefined;
-      for (const child of callId ? (childrenByCall.get(`${run.runId}:${callId}`) ?? []) : []) {
-        visit(child);
-      }
+      const children = callId ? childrenByCall.get(`${run.runId}:${callId}`) : undefined;
+      if (children) for (const child of children) visit(child);
       ordered.push(tagged);
     }
-    for (const child of unplaced.get(run.runId) ?? []) visit(child);
+    const later = unplaced.get(run.runId);
+    if (later) for (const child of later) visit(child);
   };
-  const root = byId.get(rootRunId);
   if (root) visit(root);
   return ordered;
 }

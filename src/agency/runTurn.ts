@@ -19,7 +19,7 @@ import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { attemptListenerActive, withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
-import { emptyUsage, addUsage, setCost, type TaggedItem, type UsageSummary } from './result.js';
+import { setCost, type TaggedItem, type UsageSummary } from './result.js';
 import { costPico } from '../models/pricing.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
@@ -54,7 +54,6 @@ export async function runTurn(
   resume?: ResumeInput,
 ): Promise<TurnOutcome> {
   const { call } = frame;
-  const tag = tagOf(frame);
   const turn: PreparedInput =
     typeof message === 'string'
       ? { model: [{ role: 'user', content: message }], stored: [], text: message }
@@ -65,10 +64,16 @@ export async function runTurn(
     callerAgent: frame.callerAgent,
     runId: frame.runId,
     parentRunId: frame.parentRunId,
-    createdAt: new Date().toISOString(),
+    createdAt: call.now(),
   };
-  const history = resume ? [] : thread.historyForModel({ as: frame.agent });
   const length = thread.items.length;
+  // The model input: the history as this agent sees it, then the message (a resumed run's
+  // history is in its state). Read before the message is added to the thread.
+  const history = resume
+    ? []
+    : call.memory
+      ? thread.historyForModel({ as: frame.agent })
+      : thread.historyForModel({ as: frame.agent }, turn.model);
   // The incoming message is saved with what the run generates, in one append (or alone when the
   // run stops or fails). A resumed run's message was saved when it first started.
   if (!resume) thread.addItems(turn.stored.length > 0 ? turn.stored : turn.model, meta);
@@ -85,31 +90,43 @@ export async function runTurn(
           message: turn.model,
           text: turn.text,
         })
-      : [...history, ...turn.model];
-  const { context, input } = await runInput(runtime, frame, items, resume);
+      : history;
+  const { context, input } = resume
+    ? await resumedInput(runtime, frame, resume)
+    : newRunInput(runtime, frame, items);
   bindFrame(context, frame);
-  const usageBefore: UsageSummary = { ...emptyUsage() };
-  addUsage(usageBefore, context.usage);
+  // Usage of this run only: a resumed run's context carries what its first part used.
+  const before = context.usage;
+  const [requests0, input0, output0, total0] = resume
+    ? [before.requests, before.inputTokens, before.outputTokens, before.totalTokens]
+    : [0, 0, 0, 0];
   const { onRunStart, onRunEnd, onRunError } = runtime.hooks;
-  if (onRunStart) await onRunStart({ ...tag, chatId: call.chatId, message: turn.text });
-  call.emit({ type: 'agent_run_started', ...tag, message: turn.text });
+  if (onRunStart) await onRunStart({ ...tagOf(frame), chatId: call.chatId, message: turn.text });
+  if (call.streaming) call.emit({ type: 'agent_run_started', ...tagOf(frame), message: turn.text });
 
-  const usage = emptyUsage();
+  let usage!: UsageSummary;
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
-    result = await withValidationRetries(runtime.validationAttempts, input, (attemptInput) =>
-      execute(runtime, frame, attemptInput, context),
-    );
+    result = await (runtime.validationAttempts === 0
+      ? execute(runtime, frame, input, context)
+      : withValidationRetries(runtime.validationAttempts, input, (attemptInput) =>
+          execute(runtime, frame, attemptInput, context),
+        ));
   } catch (caught) {
     call.deferSave(thread);
     const error = turnError(caught, frame.agent, call.maxTurns ?? runtime.maxTurnsFor(frame.agent));
     const info = errorInfo(error);
-    call.emit({ type: 'agent_run_failed', ...tag, error: info });
-    if (onRunError) await onRunError({ ...tag, chatId: call.chatId, error: info });
+    if (call.streaming) call.emit({ type: 'agent_run_failed', ...tagOf(frame), error: info });
+    if (onRunError) await onRunError({ ...tagOf(frame), chatId: call.chatId, error: info });
     throw error;
   } finally {
-    addUsage(usage, context.usage);
-    addUsage(usage, negate(usageBefore));
+    const after = context.usage;
+    usage = {
+      requests: after.requests - requests0,
+      inputTokens: after.inputTokens - input0,
+      outputTokens: after.outputTokens - output0,
+      totalTokens: after.totalTokens - total0,
+    };
     const price = runtime.priceFor(frame.agent);
     if (price) setCost(usage, costPico(price, usage.inputTokens, usage.outputTokens));
     call.addUsage(usage);
@@ -118,7 +135,8 @@ export async function runTurn(
   const interruptions = result.interruptions ?? [];
   if (interruptions.length > 0) {
     call.deferSave(thread);
-    call.emit({ type: 'agent_run_interrupted', ...tag, pending: interruptions.length });
+    if (call.streaming)
+      call.emit({ type: 'agent_run_interrupted', ...tagOf(frame), pending: interruptions.length });
     return {
       finalOutput: undefined,
       lastAgent: result.lastAgent?.name ?? frame.agent,
@@ -127,52 +145,59 @@ export async function runTurn(
     };
   }
 
-  const runItems = result.newItems.filter((item) => item.type !== 'tool_approval_item');
-  const generated = runItems.map((item) => item.rawItem as AgentInputItem);
-  // The thread belongs to the pair the run started with; items name the agent that produced
-  // them, which differs from the run's agent after a handoff.
-  const createdAt = new Date().toISOString();
-  runItems.forEach((item, i) =>
-    thread.addItem(generated[i]!, { ...meta, agent: producerOf(item) ?? frame.agent, createdAt }),
-  );
+  // One pass over what the run generated: into the thread (the thread belongs to the pair the
+  // run started with; items name the agent that produced them, which differs from the run's
+  // agent after a handoff) and into the call's items. The SDK's raw items are kept as they are,
+  // not copied: the store copies them once when it saves them.
+  const createdAt = call.now();
+  const tagged: TaggedItem[] = [];
+  for (const runItem of result.newItems) {
+    if (runItem.type === 'tool_approval_item') continue;
+    const item = runItem.rawItem as AgentInputItem;
+    const agent = producerOf(runItem) ?? frame.agent;
+    thread.addItem(
+      item,
+      agent === meta.agent ? { ...meta, createdAt } : { ...meta, agent, createdAt },
+    );
+    tagged.push({
+      agent,
+      callerAgent: frame.callerAgent,
+      runId: frame.runId,
+      parentRunId: frame.parentRunId,
+      depth: frame.depth,
+      item,
+    });
+  }
   call.deferSave(thread);
-
   call.recordRun({
     runId: frame.runId,
     parentRunId: frame.parentRunId,
     viaCallId: frame.viaCallId,
-    items: runItems.map((item, i): TaggedItem => ({
-      ...tag,
-      agent: producerOf(item) ?? frame.agent,
-      item: generated[i]!,
-    })),
+    items: tagged,
   });
   const finalOutput = result.finalOutput;
-  call.emit({ type: 'agent_run_completed', ...tag, finalOutput, usage });
-  if (onRunEnd) await onRunEnd({ ...tag, chatId: call.chatId, finalOutput, usage });
+  if (call.streaming)
+    call.emit({ type: 'agent_run_completed', ...tagOf(frame), finalOutput, usage });
+  if (onRunEnd) await onRunEnd({ ...tagOf(frame), chatId: call.chatId, finalOutput, usage });
   return { finalOutput, lastAgent: result.lastAgent?.name ?? frame.agent, interruptions, result };
 }
 
-function negate(usage: UsageSummary): UsageSummary {
-  return {
-    requests: -usage.requests,
-    inputTokens: -usage.inputTokens,
-    outputTokens: -usage.outputTokens,
-    totalTokens: -usage.totalTokens,
-  };
-}
-
-/** The run context and model input of a new run, or of a resumed one. */
-async function runInput(
+/** The run context and model input of a new run. */
+function newRunInput(
   runtime: AgencyRuntime,
   frame: RunFrame,
   items: AgentInputItem[],
-  resume: ResumeInput | undefined,
-): Promise<{ context: RunContext<unknown>; input: AgentInputItem[] | RunState<any, any> }> {
-  if (!resume) {
-    const input = runtime.historyView ? budgetedView(items, runtime.historyView) : items;
-    return { context: new RunContext(frame.call.context), input };
-  }
+): { context: RunContext<unknown>; input: AgentInputItem[] } {
+  const input = runtime.historyView ? budgetedView(items, runtime.historyView) : items;
+  return { context: new RunContext(frame.call.context), input };
+}
+
+/** The run context and state of a resumed run. */
+async function resumedInput(
+  runtime: AgencyRuntime,
+  frame: RunFrame,
+  resume: ResumeInput,
+): Promise<{ context: RunContext<unknown>; input: RunState<any, any> }> {
   if (typeof resume.state !== 'string') {
     applyDecisions(resume.state, frame.call.decisions);
     return { context: runStateContext(resume.state), input: resume.state };
@@ -209,29 +234,48 @@ function turnError(error: unknown, agent: string, budget: number): unknown {
   );
 }
 
-async function execute(
+function execute(
   runtime: AgencyRuntime,
   frame: RunFrame,
   input: AgentInputItem[] | RunState<any, any>,
   context: RunContext<unknown>,
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
-  const tag = tagOf(frame);
   // Attempts made by profile models inside this run become this run's events. A call nobody
   // streams has no use for them: it skips the async context (unless an outer caller listens, whose
   // listener must not get this run's attempts).
   if (!call.streaming && !attemptListenerActive()) return runAgent(runtime, frame, input, context);
+  const tag = tagOf(frame);
   return withAttemptListener(
     ({ type: _type, ...attempt }) => call.emit({ type: 'model_attempt', ...tag, attempt }),
     () => runAgent(runtime, frame, input, context),
   );
 }
 
-async function runAgent(
+function runAgent(
   runtime: AgencyRuntime,
   frame: RunFrame,
   input: AgentInputItem[] | RunState<any, any>,
   context: RunContext<unknown>,
+): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
+  const { call } = frame;
+  const options = {
+    context,
+    ...(call.signal ? { signal: call.signal } : {}),
+    maxTurns: call.maxTurns ?? runtime.maxTurnsFor(frame.agent),
+  };
+  // The common case (no memory, no step journal, not streamed) is the SDK run itself.
+  if (!call.memory && !call.journal && !call.streaming)
+    return runtime.runner.run(agentOf(runtime, frame), input, options);
+  return runAgentWith(runtime, frame, input, options);
+}
+
+/** {@link runAgent} with memory, a step journal or a stream. */
+async function runAgentWith(
+  runtime: AgencyRuntime,
+  frame: RunFrame,
+  input: AgentInputItem[] | RunState<any, any>,
+  options: { context: RunContext<unknown>; signal?: AbortSignal; maxTurns: number },
 ): Promise<RunResult<any, any> | StreamedRunResult<any, any>> {
   const { call } = frame;
   const runtimeAgent = agentOf(runtime, frame);
@@ -239,11 +283,6 @@ async function runAgent(
     ? await call.memory.agentFor(runtimeAgent, call.userId)
     : runtimeAgent;
   const agent = call.journal ? await withNamedModelJournaled(runtime, withMemory) : withMemory;
-  const options = {
-    context,
-    ...(call.signal ? { signal: call.signal } : {}),
-    maxTurns: call.maxTurns ?? runtime.maxTurnsFor(frame.agent),
-  };
   // Model calls made inside know their run (for the step journal).
   if (!call.streaming)
     return withJournalFrame(frame, () => runtime.runner.run(agent, input, options));

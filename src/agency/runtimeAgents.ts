@@ -31,6 +31,9 @@ export function buildRuntimeAgents(
     const tools =
       recipients.length > 0 ? [...own, makeTool({ sender: name, recipients, send })] : own;
     const instructions = agent.instructions;
+    // Text instructions are joined with the shared ones once, here; only a run's additional
+    // instructions (rare) are joined per model call.
+    const fixed = typeof instructions === 'function' ? undefined : joinParts(shared, instructions);
     const runtime = agent.clone({
       tools,
       // Model objects that open no generation span of their own get one per call (tracing); their
@@ -38,12 +41,18 @@ export function buildRuntimeAgents(
       ...(typeof agent.model === 'string'
         ? {}
         : { model: journaledModel(tracedModel(agent.model)) }),
-      instructions: async (runContext: RunContext<any>, self: SdkAgent<any, any>) => {
-        const base =
-          typeof instructions === 'function' ? await instructions(runContext, self) : instructions;
-        const extra = frameOf(runContext)?.additionalInstructions;
-        return [shared, base, extra].filter((part) => part && part.trim()).join('\n\n');
-      },
+      instructions:
+        fixed === undefined
+          ? async (runContext: RunContext<any>, self: SdkAgent<any, any>) =>
+              joinParts(
+                shared,
+                await (instructions as Exclude<typeof instructions, string>)(runContext, self),
+                frameOf(runContext)?.additionalInstructions,
+              )
+          : (runContext: RunContext<any>) => {
+              const extra = frameOf(runContext)?.additionalInstructions;
+              return extra ? joinParts(fixed, extra) : fixed;
+            },
     });
     runtimeAgents.set(name, runtime);
   }
@@ -56,4 +65,9 @@ export function buildRuntimeAgents(
     );
   }
   return runtimeAgents;
+}
+
+/** The non-blank parts, separated by blank lines. */
+function joinParts(...parts: Array<string | undefined | null>): string {
+  return parts.filter((part) => part && part.trim()).join('\n\n');
 }

@@ -64,7 +64,8 @@ export class TracedModel implements Model {
     return this.inner.supportsPromptModelSelection;
   }
 
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+  getResponse(request: ModelRequest): Promise<ModelResponse> {
+    // Untraced: the wrapped model's own promise, without one more async frame.
     if (!request.tracing) return this.inner.getResponse(request);
     return withGenerationSpan(
       async (span) => {

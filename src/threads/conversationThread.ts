@@ -62,17 +62,25 @@ export class ConversationThread {
     return items.map((item) => this.addItem(item, meta));
   }
 
-  /** The items in the shape a model takes as input. */
-  historyForModel(options: HistoryOptions = {}): AgentInputItem[] {
+  /**
+   * The items in the shape a model takes as input, followed by `then` (e.g. the message about to be
+   * sent) when given, in one new array.
+   */
+  historyForModel(
+    options: HistoryOptions = {},
+    then?: readonly AgentInputItem[],
+  ): AgentInputItem[] {
     const history: AgentInputItem[] = [];
+    const as = options.as;
     for (const { item, meta } of this.items) {
-      if (options.as === undefined || meta === undefined || meta.callerAgent !== options.as) {
+      if (as === undefined || meta === undefined || meta.callerAgent !== as) {
         history.push(item);
         continue;
       }
       const turned = turnAround(item);
       if (turned) history.push(turned);
     }
+    if (then) for (const item of then) history.push(item);
     return history;
   }
 

@@ -10,9 +10,12 @@
 
 const SEPARATOR = '__';
 const USER = 'USER';
+const NEEDS_ESCAPE = /[%~]|__|^_|_$/;
 
 /** Escapes one part of a thread id (see module doc); `unescapePart` reverses it. */
 export function escapePart(part: string): string {
+  // Most parts need no escaping: no `%`, `~` or `__`, no `_` at either end, not `USER`.
+  if (!NEEDS_ESCAPE.test(part) && part !== USER) return part;
   // `~` is escaped too: stores mark archive threads with `~reset~`.
   let escaped = part.replaceAll('%', '%25').replaceAll('~', '%7E');
   if (escaped.includes('__') || escaped.startsWith('_') || escaped.endsWith('_')) {
@@ -36,9 +39,10 @@ export function unescapePart(part: string): string | null {
  * `agent` and the user when `other` is null.
  */
 export function threadIdFor(chatId: string, agent: string, other: string | null = null): string {
-  if (other === null) return [escapePart(chatId), escapePart(agent), USER].join(SEPARATOR);
-  const [first, second] = [agent, other].sort();
-  return [escapePart(chatId), escapePart(first!), escapePart(second!)].join(SEPARATOR);
+  const chat = escapePart(chatId);
+  if (other === null) return `${chat}${SEPARATOR}${escapePart(agent)}${SEPARATOR}${USER}`;
+  const [first, second] = agent <= other ? [agent, other] : [other, agent];
+  return `${chat}${SEPARATOR}${escapePart(first)}${SEPARATOR}${escapePart(second)}`;
 }
 
 /** The parts of a thread id made by {@link threadIdFor}, or null for other ids. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentInputItem } from '@openai/agents-core';
+import { LRUCache } from 'lru-cache';
 import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
 import { appendBatch } from '../stores/appendBatch.js';
@@ -22,7 +23,8 @@ export interface ThreadManagerOptions {
   maxConflictRetries?: number;
   /**
    * How many threads to keep cached (default 1000). The least recently used threads with nothing
-   * pending are dropped past that; they are read again from the store when next needed.
+   * pending are dropped past that; they are read again from the store when next needed. A thread
+   * with unsaved items is never dropped: it stays (outside the count) until it is saved.
    */
   cacheSize?: number;
 }
@@ -39,15 +41,23 @@ export interface ThreadManagerOptions {
  */
 export class ThreadManager {
   readonly store: ThreadStore;
-  readonly #cache = new Map<string, ConversationThread>();
+  /** The most recently used threads. */
+  readonly #cache: LRUCache<string, ConversationThread>;
+  /** Threads the cache dropped while they held unsaved items: kept until they are saved. */
+  readonly #pinned = new Map<string, ConversationThread>();
   readonly #lock = new KeyedLock();
   readonly #maxConflictRetries: number;
-  readonly #cacheSize: number;
 
   constructor(options: ThreadManagerOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.#maxConflictRetries = options.maxConflictRetries ?? 20;
-    this.#cacheSize = Math.max(1, options.cacheSize ?? 1000);
+    this.#cache = new LRUCache({
+      max: Math.max(1, options.cacheSize ?? 1000),
+      // Dropping a thread with unsaved items would lose them: it moves aside until saved.
+      dispose: (thread, threadId, reason) => {
+        if (reason === 'evict' && thread.pending.length > 0) this.#pinned.set(threadId, thread);
+      },
+    });
   }
 
   /** The id of the thread between `agent` and `other` (or the user when `other` is omitted). */
@@ -67,7 +77,7 @@ export class ThreadManager {
   /** A thread by id, brought up to date with the store. */
   getThreadById(threadId: string, chatId: string | null = null): Promise<ConversationThread> {
     return this.#serialized(threadId, async () => {
-      const cached = this.#cache.get(threadId);
+      const cached = this.#cache.get(threadId) ?? this.#pinned.get(threadId);
       if (cached) {
         this.#remember(cached);
         await this.#catchUp(cached);
@@ -112,6 +122,7 @@ export class ThreadManager {
             expectedVersion: thread.savedVersion,
             chatId: thread.chatId,
           });
+          this.#unpin(thread);
           return;
         } catch (error) {
           if (!(error instanceof ConflictError) || attempt >= this.#maxConflictRetries) throw error;
@@ -143,7 +154,10 @@ export class ThreadManager {
               options: { expectedVersion: thread.savedVersion, chatId: thread.chatId },
             })),
           );
-          batch.forEach(({ thread }, i) => (thread.savedVersion = versions[i]!));
+          batch.forEach(({ thread }, i) => {
+            thread.savedVersion = versions[i]!;
+            this.#unpin(thread);
+          });
           return true;
         } catch (error) {
           if (error instanceof ConflictError) return false;
@@ -157,21 +171,27 @@ export class ThreadManager {
 
   /** Forgets cached threads (all, or those of one chat), so the next get reads the store. */
   evict(chatId?: string): void {
-    for (const [id, thread] of this.#cache) {
+    for (const [id, thread] of this.#cache.entries()) {
       if (chatId === undefined || thread.chatId === chatId) this.#cache.delete(id);
+    }
+    for (const [id, thread] of this.#pinned) {
+      if (chatId === undefined || thread.chatId === chatId) this.#pinned.delete(id);
     }
   }
 
-  /** Marks a thread most recently used (a Map keeps insertion order) and trims the cache. */
+  /** Marks a thread most recently used (a pinned one goes back into the cache). */
   #remember(thread: ConversationThread): void {
-    this.#cache.delete(thread.threadId);
+    const id = thread.threadId;
+    if (this.#cache.get(id) === thread) return;
+    this.#pinned.delete(id);
+    this.#cache.set(id, thread);
+  }
+
+  /** A pinned thread that has been saved goes back into the cache (most recently used). */
+  #unpin(thread: ConversationThread): void {
+    if (this.#pinned.get(thread.threadId) !== thread) return;
+    this.#pinned.delete(thread.threadId);
     this.#cache.set(thread.threadId, thread);
-    if (this.#cache.size <= this.#cacheSize) return;
-    for (const [id, candidate] of this.#cache) {
-      if (this.#cache.size <= this.#cacheSize) break;
-      // A thread with unsaved items stays: dropping it would lose them.
-      if (candidate.pending.length === 0 && candidate !== thread) this.#cache.delete(id);
-    }
   }
 
   /** Inserts items other writers saved since our last read before our pending items. */

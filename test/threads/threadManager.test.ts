@@ -238,4 +238,33 @@ describe('ThreadManager cache bound', () => {
     expect(await threads.getThread('c', 'A')).toBe(busy);
     expect(busy.pending).toHaveLength(1);
   });
+
+  it('keeps an unsaved thread through many evictions, and drops it once saved', async () => {
+    const store = new MemoryStore();
+    const threads = new ThreadManager({ store, cacheSize: 2 });
+    const busy = await threads.getThread('c', 'A');
+    busy.addItem({ role: 'user', content: 'not saved yet' });
+    for (const other of ['B', 'C', 'D', 'E', 'F']) await threads.getThread('c', other);
+    // Still the same object, with its unsaved item: evicting it would have lost the item.
+    expect(await threads.getThread('c', 'A')).toBe(busy);
+    for (const other of ['G', 'H', 'I']) await threads.getThread('c', other);
+    await threads.saveThreads([busy]);
+    expect(await store.readItems('c__A__USER')).toHaveLength(1);
+    // Saved, it is an ordinary cached thread again: the least recently used, it goes.
+    for (const other of ['J', 'K', 'L']) await threads.getThread('c', other);
+    const again = await threads.getThread('c', 'A');
+    expect(again).not.toBe(busy);
+    expect(again.items.map((entry) => (entry.item as { content: string }).content)).toEqual([
+      'not saved yet',
+    ]);
+  });
+
+  it('evict(chatId) forgets the threads of that chat, unsaved ones included', async () => {
+    const threads = new ThreadManager({ store: new MemoryStore(), cacheSize: 1 });
+    const busy = await threads.getThread('c', 'A');
+    busy.addItem({ role: 'user', content: 'dropped on purpose' });
+    await threads.getThread('d', 'A');
+    threads.evict('c');
+    expect(await threads.getThread('c', 'A')).not.toBe(busy);
+  });
 });

@@ -82,7 +82,13 @@ class JournaledModel implements Model {
     return { journal, key, path, hash, hit: undefined };
   }
 
-  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+  getResponse(request: ModelRequest): Promise<ModelResponse> {
+    // Outside a journaled call: the wrapped model's own promise, without async frames.
+    if (!running.getStore()?.call.journal) return this.inner.getResponse(request);
+    return this.#journaledResponse(request);
+  }
+
+  async #journaledResponse(request: ModelRequest): Promise<ModelResponse> {
     const step = await this.#step(request);
     if (step?.hit) return responseOf(step.hit);
     const response = await this.inner.getResponse(request);
