@@ -1,8 +1,10 @@
 /**
- * An SSE response body written with one `ReadableStream` and nothing else: each event is encoded
- * once and queued for the reader (`@hono/node-server` writes it to the socket). Hono's `streamSSE`
- * goes through a `TransformStream`, a writer and a second `ReadableStream` per chunk, which cost
- * a streamed chat completion about as much CPU as all its events' JSON.
+ * An SSE response body written with one `ReadableStream` and nothing else. Hono's `streamSSE`
+ * goes through a `TransformStream`, a writer and a second `ReadableStream` per chunk, and each
+ * chunk becomes its own socket write; here the events written during one turn of the event loop
+ * are encoded once and handed to the reader (`@hono/node-server` writes them to the socket) as one
+ * chunk at the end of that turn. Events that arrive apart (a model's tokens) still go out as they
+ * come; a burst (a tool result, the last chunks and `[DONE]`) costs one write instead of several.
  * @module
  */
 
@@ -47,6 +49,9 @@ export class SseStream implements SseWriter {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #ended = false;
   #wantMore: (() => void) | undefined;
+  /** Text written this turn of the event loop, not yet handed to the reader. */
+  #pending = '';
+  readonly #flushSoon = () => this.#flush();
   readonly #onAbort: Array<() => void> = [];
 
   constructor() {
@@ -70,7 +75,8 @@ export class SseStream implements SseWriter {
 
   async write(text: string): Promise<void> {
     if (this.#ended) return;
-    this.#controller.enqueue(encoder.encode(text));
+    if (this.#pending === '') setImmediate(this.#flushSoon);
+    this.#pending += text;
     if ((this.#controller.desiredSize ?? 1) > 0) return;
     await new Promise<void>((resolve) => (this.#wantMore = resolve));
   }
@@ -83,6 +89,7 @@ export class SseStream implements SseWriter {
   /** Ends the body after what was written. */
   close(): void {
     if (this.#ended) return;
+    this.#flush();
     this.#ended = true;
     this.#resume();
     this.#controller.close();
@@ -92,8 +99,15 @@ export class SseStream implements SseWriter {
   abort(): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#pending = '';
     this.#resume();
     for (const listener of this.#onAbort.splice(0)) listener();
+  }
+
+  #flush(): void {
+    if (this.#pending === '' || this.#ended) return;
+    this.#controller.enqueue(encoder.encode(this.#pending));
+    this.#pending = '';
   }
 
   #resume(): void {

@@ -45,26 +45,40 @@ describe('SseStream', () => {
     expect(await text).toBe('data: a\nid: 0\n\ndata: b\n\n');
   });
 
+  it('hands the writes of one turn to the reader as one chunk', async () => {
+    const stream = new SseStream();
+    const reader = stream.body.getReader();
+    await stream.writeSSE({ data: 'a' });
+    await stream.writeSSE({ data: 'b' });
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: a\n\ndata: b\n\n');
+    await stream.write('c');
+    stream.close(); // what is pending goes out before the end
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('c');
+    expect((await reader.read()).done).toBe(true);
+  });
+
   it('holds a writer back until the reader wants more', async () => {
     const stream = new SseStream();
     const reader = stream.body.getReader();
+    await stream.write('one'); // queued at the end of this turn, filling the queue
+    await new Promise((resolve) => setImmediate(resolve));
     let written = false;
-    const pending = stream.write('one').then(() => (written = true)); // fills the queue
+    const pending = stream.write('two').then(() => (written = true));
     await new Promise((resolve) => setImmediate(resolve));
     expect(written).toBe(false);
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('one');
-    await pending;
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('two');
+    await pending; // the queue has room again
     expect(written).toBe(true);
-    const read = reader.read(); // a reader waiting: writes go straight to it
-    await stream.write('two');
-    expect(new TextDecoder().decode((await read).value)).toBe('two');
   });
 
   it('tells its abort listeners when the reader cancels, and drops later writes', async () => {
     const stream = new SseStream();
     const calls: string[] = [];
     stream.onAbort(() => calls.push('abort'));
-    const blocked = stream.write('one'); // waiting for a reader
+    await stream.write('one');
+    await new Promise((resolve) => setImmediate(resolve));
+    const blocked = stream.write('two'); // waiting for a reader
     await stream.body.cancel();
     await blocked; // released by the cancel
     await stream.write('three');
