@@ -5,7 +5,9 @@
  * @module
  */
 import type { Context } from 'hono';
+import { ServerResponse } from 'node:http';
 import { SseStream, type SseWriter } from './sseStream.js';
+import { ALREADY_SENT_HEADER, SocketSseStream } from './sseSocket.js';
 import { errorInfo, type ErrorInfo } from '../errors.js';
 import { publicError, publicErrorInfo } from './publicError.js';
 import type { InFlight } from './inflight.js';
@@ -26,7 +28,9 @@ export function streamWithAbort(
   write: (stream: SseWriter, signal: AbortSignal) => Promise<void>,
   options: StreamEventsOptions = {},
 ): Response {
-  const stream = new SseStream();
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
+  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
   c.header('Transfer-Encoding', 'chunked');
   c.header('Content-Type', 'text/event-stream');
   c.header('Cache-Control', 'no-cache');
@@ -46,7 +50,13 @@ export function streamWithAbort(
       stream.close();
     });
   void (options.inflight ? options.inflight.track(run) : run);
-  return c.newResponse(stream.body);
+  if (stream instanceof SseStream) return c.newResponse(stream.body);
+  // Written by the stream itself: the adapter is told to write nothing (a body-less Response
+  // that is not its cached kind, which it would write and end).
+  c.header(ALREADY_SENT_HEADER, 'true');
+  const response = c.newResponse(null);
+  void response.body;
+  return response;
 }
 
 /**
