@@ -5,7 +5,9 @@
  * `POST /agencies/bench/responses`) at 1, 10 and 50 clients against each target in turn, a fixed
  * number of requests per slice. Reports throughput, p50/p99 latency, server CPU per request
  * (from /proc, the target's own process) and peak RSS, and the ratios Colloquy / SDK.
- *   npx tsx bench/server.ts [--rounds 3] [--requests 300]
+ * `--floor` adds the HTTP layers alone (colloquy-floor / node-floor: no agent work), whose CPU
+ * per request is the least either server can cost; their ratio is against node-floor.
+ *   npx tsx bench/server.ts [--rounds 3] [--requests 300] [--clients 1,10,50] [--scenarios plain,stream,rest] [--floor]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,11 +20,29 @@ function flag(name: string, fallback: number): number {
 }
 const rounds = flag('rounds', 3);
 const perSlice = flag('requests', 300);
-const clientCounts = [1, 10, 50];
-const scenarios = ['plain', 'stream', 'rest'] as const;
-type Scenario = (typeof scenarios)[number];
-const targetNames = ['colloquy-sqlite', 'colloquy-memory', 'sdk'] as const;
-type TargetName = (typeof targetNames)[number];
+const clientsAt = process.argv.indexOf('--clients');
+const clientCounts =
+  clientsAt > 0 ? process.argv[clientsAt + 1]!.split(',').map(Number) : [1, 10, 50];
+const allScenarios = ['plain', 'stream', 'rest'] as const;
+type Scenario = (typeof allScenarios)[number];
+const scenariosAt = process.argv.indexOf('--scenarios');
+const scenarios: readonly Scenario[] =
+  scenariosAt > 0
+    ? allScenarios.filter((s) => process.argv[scenariosAt + 1]!.split(',').includes(s))
+    : allScenarios;
+const allTargets = [
+  'colloquy-sqlite',
+  'colloquy-memory',
+  'sdk',
+  'colloquy-floor',
+  'node-floor',
+] as const;
+type TargetName = (typeof allTargets)[number];
+const targetNames: readonly TargetName[] = process.argv.includes('--floor')
+  ? allTargets
+  : allTargets.slice(0, 3);
+/** The target each one's ratios are against. */
+const baseline = (name: TargetName): TargetName => (name.endsWith('-floor') ? 'node-floor' : 'sdk');
 
 interface Target {
   name: TargetName;
@@ -150,9 +170,10 @@ try {
   const rows: Record<string, string | number>[] = [];
   for (const scenario of scenarios)
     for (const clients of clientCounts) {
-      const sdk = summarize(results.get(`${scenario}|${clients}|sdk`)!);
       for (const name of targetNames) {
+        const base = summarize(results.get(`${scenario}|${clients}|${baseline(name)}`)!);
         const s = summarize(results.get(`${scenario}|${clients}|${name}`)!);
+        const own = baseline(name) === name;
         rows.push({
           scenario,
           clients,
@@ -161,8 +182,8 @@ try {
           'p50 ms': s.p50.toFixed(2),
           'p99 ms': s.p99.toFixed(2),
           'cpu ms/req': s.cpuPerReq.toFixed(3),
-          'tput / sdk': name === 'sdk' ? '' : (s.rps / sdk.rps).toFixed(2),
-          'cpu / sdk': name === 'sdk' ? '' : (s.cpuPerReq / sdk.cpuPerReq).toFixed(2),
+          'tput ratio': own ? '' : (s.rps / base.rps).toFixed(2),
+          'cpu ratio': own ? '' : (s.cpuPerReq / base.cpuPerReq).toFixed(2),
         });
       }
     }

@@ -8,7 +8,10 @@
  *   - colloquy-memory: the same on a MemoryStore with tracing off (what the store and traces cost);
  *   - sdk: `node:http` calling the SDK's `Runner.run` on A, whose tool runs B, with a
  *     `MemorySession` per chat for each of the two conversations (the cheapest SDK code that
- *     keeps both, as Colloquy keeps both threads).
+ *     keeps both, as Colloquy keeps both threads);
+ *   - colloquy-floor / node-floor: the HTTP layers alone, no agent work: `startServer` with an
+ *     executor that answers at once (every route, validation, run log and SSE as served), and a
+ *     `node:http` server reading the JSON body and writing the same answer.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -28,7 +31,9 @@ import { Agent } from '../src/agency/agent.js';
 import { ScriptedModel } from '../src/models/scriptedModel.js';
 import { toolOutputsSinceUser } from '../src/models/requestText.js';
 import { createRegistry } from '../src/server/registry.js';
+import { inProcessExecutor } from '../src/server/executor.js';
 import { startServer } from '../src/server/serve.js';
+import type { AgencyResponse } from '../src/agency/result.js';
 import { MemoryStore } from '../src/stores/memory.js';
 import { SqliteStore } from '../src/stores/sqlite.js';
 import { ThreadManager } from '../src/threads/threadManager.js';
@@ -40,6 +45,44 @@ function caller(toolName: string, args: Record<string, unknown>) {
     const outputs = toolOutputsSinceUser(request);
     return outputs.length === 0 ? { tool: toolName, args } : `A got: ${outputs[0]}`;
   };
+}
+
+/** What every floor target answers: A's answer, no agent run. */
+const cannedResult = (chatId: string): AgencyResponse => ({
+  finalOutput: 'A got: B says hello',
+  chatId,
+  lastAgent: 'A',
+  newItems: [],
+  usage: { requests: 2, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+});
+
+async function colloquyFloor(): Promise<number> {
+  const store = new MemoryStore();
+  const a = new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(answer) });
+  const agency = new Agency({
+    name: 'bench',
+    entryPoints: [a],
+    threads: new ThreadManager({ store }),
+  });
+  const registry = createRegistry({ agencies: [agency], store, ownsStore: true });
+  const executor = inProcessExecutor(registry);
+  const server = await startServer({
+    port: 0,
+    registry,
+    handleSignals: true,
+    env: {},
+    executor: {
+      ...executor,
+      calls: {
+        ...executor.calls,
+        getResponse: async (_agency, _message, options) => cannedResult(options.chatId ?? 'x'),
+        async *getResponseStream(_agency, _message, options) {
+          yield { type: 'run_completed', result: cannedResult(options.chatId ?? 'x') };
+        },
+      },
+    },
+  });
+  return server.port;
 }
 
 async function colloquy(sqlite: boolean): Promise<number> {
@@ -75,7 +118,8 @@ async function colloquy(sqlite: boolean): Promise<number> {
   return server.port;
 }
 
-function sdk(): Promise<number> {
+/** The SDK server, or with `floor` the same server answering without running the agents. */
+function sdk(floor = false): Promise<number> {
   const runner = new Runner({ tracingDisabled: true });
   const sessionsA = new Map<string, MemorySession>();
   const sessionsB = new Map<string, MemorySession>();
@@ -123,6 +167,7 @@ function sdk(): Promise<number> {
       const input = await body(req);
       if (req.url === '/agencies/bench/responses') {
         const chatId = (input.chatId as string | undefined) ?? randomUUID();
+        if (floor) return json(res, 200, { chatId, finalOutput: cannedResult(chatId).finalOutput });
         const result = await runner.run(agentFor(chatId), String(input.message), {
           session: session(sessionsA, chatId),
         });
@@ -133,6 +178,26 @@ function sdk(): Promise<number> {
         const text = messages[messages.length - 1]!.content;
         const chatId = (input.user as string | undefined) ?? randomUUID();
         const id = `chatcmpl-${randomUUID()}`;
+        if (floor) {
+          const content = cannedResult(chatId).finalOutput;
+          if (input.stream !== true)
+            return json(res, 200, {
+              id,
+              object: 'chat.completion',
+              choices: [
+                { index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' },
+              ],
+            });
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+          const chunk = {
+            id,
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, delta: { content } }],
+          };
+          res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+          res.end('data: [DONE]\n\n');
+          return;
+        }
         if (input.stream === true) {
           const stream = await runner.run(agentFor(chatId), text, {
             session: session(sessionsA, chatId),
@@ -174,14 +239,18 @@ function sdk(): Promise<number> {
   );
 }
 
-const port =
-  kind === 'sdk'
-    ? await sdk()
-    : kind === 'colloquy-sqlite' || kind === 'colloquy-memory'
-      ? await colloquy(kind === 'colloquy-sqlite')
-      : (() => {
-          throw new Error(
-            `serverTarget: unknown target "${kind}" (colloquy-sqlite, colloquy-memory, sdk)`,
-          );
-        })();
+const targets: Record<string, () => Promise<number>> = {
+  'colloquy-sqlite': () => colloquy(true),
+  'colloquy-memory': () => colloquy(false),
+  sdk: () => sdk(),
+  'colloquy-floor': colloquyFloor,
+  'node-floor': () => sdk(true),
+};
+const startTarget = targets[kind ?? ''];
+if (!startTarget) {
+  throw new Error(
+    `serverTarget: unknown target "${kind}". Use one of: ${Object.keys(targets).join(', ')}.`,
+  );
+}
+const port = await startTarget();
 console.log(JSON.stringify({ port }));

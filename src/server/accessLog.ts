@@ -13,6 +13,9 @@ export function accessLog(logger: () => Logger = getDefaultLogger): MiddlewareHa
     const started = performance.now();
     await next();
     const status = c.res.status;
+    const log = logger();
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (!log.isLevelEnabled(level)) return; // below the log level: build nothing
     const fields: Record<string, unknown> = {
       method: c.req.method,
       path: c.req.path,
@@ -27,10 +30,6 @@ export function accessLog(logger: () => Logger = getDefaultLogger): MiddlewareHa
         // Not a JSON error body: the status says enough.
       }
     }
-    const line = `${c.req.method} ${c.req.path} ${status}`;
-    const log = logger();
-    if (status >= 500) log.error(fields, line);
-    else if (status >= 400) log.warn(fields, line);
-    else log.info(fields, line);
+    log[level](fields, `${c.req.method} ${c.req.path} ${status}`);
   };
 }

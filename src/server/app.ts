@@ -4,8 +4,8 @@
  * @module
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { accessLog } from './accessLog.js';
+import { bodyLimit } from './bodyLimit.js';
 import { bearerAuth } from './auth.js';
 import { userAuth } from './auth/middleware.js';
 import type { Authenticate } from './auth/principal.js';

@@ -1,11 +1,13 @@
 /**
- * Server-Sent Events with Hono's `streamSSE`. {@link streamEvents} sends plain JSON events, one
+ * Server-Sent Events (an {@link SseStream} body). {@link streamEvents} sends plain JSON events, one
  * SSE event per object, named by its `type`, with the object (unchanged) as JSON data and a
  * sequence `id`. In both helpers a client that disconnects aborts the signal the producer gets.
  * @module
  */
 import type { Context } from 'hono';
-import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { ServerResponse } from 'node:http';
+import { SseStream, type SseWriter } from './sseStream.js';
+import { ALREADY_SENT_HEADER, SocketSseStream } from './sseSocket.js';
 import { errorInfo, type ErrorInfo } from '../errors.js';
 import { publicError, publicErrorInfo } from './publicError.js';
 import type { InFlight } from './inflight.js';
@@ -23,22 +25,38 @@ export interface StreamEventsOptions {
  */
 export function streamWithAbort(
   c: Context,
-  write: (stream: SSEStreamingApi, signal: AbortSignal) => Promise<void>,
+  write: (stream: SseWriter, signal: AbortSignal) => Promise<void>,
   options: StreamEventsOptions = {},
 ): Response {
-  return streamSSE(c, async (stream) => {
-    const controller = new AbortController();
-    const disconnect = () => {
-      if (!controller.signal.aborted)
-        controller.abort(new Error('The client disconnected from the event stream.'));
-    };
-    stream.onAbort(disconnect);
-    c.req.raw.signal.addEventListener('abort', disconnect, { once: true });
-    const run = write(stream, controller.signal)
-      .catch(() => undefined)
-      .finally(() => c.req.raw.signal.removeEventListener('abort', disconnect));
-    await (options.inflight ? options.inflight.track(run) : run);
-  });
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
+  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
+  c.header('Transfer-Encoding', 'chunked');
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('Connection', 'keep-alive');
+  const controller = new AbortController();
+  const disconnect = () => {
+    if (!controller.signal.aborted)
+      controller.abort(new Error('The client disconnected from the event stream.'));
+  };
+  stream.onAbort(disconnect);
+  const request = c.req.raw.signal;
+  request.addEventListener('abort', disconnect, { once: true });
+  const run = write(stream, controller.signal)
+    .catch(() => undefined)
+    .finally(() => {
+      request.removeEventListener('abort', disconnect);
+      stream.close();
+    });
+  void (options.inflight ? options.inflight.track(run) : run);
+  if (stream instanceof SseStream) return c.newResponse(stream.body);
+  // Written by the stream itself: the adapter is told to write nothing (a body-less Response
+  // that is not its cached kind, which it would write and end).
+  c.header(ALREADY_SENT_HEADER, 'true');
+  const response = c.newResponse(null);
+  void response.body;
+  return response;
 }
 
 /**

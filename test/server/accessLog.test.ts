@@ -32,4 +32,27 @@ describe('accessLog', () => {
     ]);
     expect(typeof lines[0]!.durationMs).toBe('number');
   });
+
+  it('logs only the requests at or above the log level', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const logger = pino({ level: 'warn' }, stream);
+    const app = new Hono();
+    app.use(
+      '*',
+      accessLog(() => logger),
+    );
+    app.get('/ok', (c) => c.json({ fine: true }));
+    app.get('/bad', (c) => c.json({ error: { code: 'CHAT_NOT_FOUND', message: 'x' } }, 404));
+    await app.request('/ok');
+    await app.request('/bad');
+    expect(lines.map((l) => [l.level, l.msg, l.code])).toEqual([
+      [40, 'GET /bad 404', 'CHAT_NOT_FOUND'],
+    ]);
+  });
 });

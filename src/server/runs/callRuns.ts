@@ -205,8 +205,9 @@ export class CallRuns {
           if ((await this.#log.events(runId, next)).length === 0) return;
           continue;
         }
-        const tick = sleep(1_000, undefined, { ref: false });
-        await Promise.race([waiting, tick]);
+        // A log in this process always wakes us; a shared one may miss a wake: re-read it then.
+        if (this.#log.wakesReliably) await waiting;
+        else await Promise.race([waiting, sleep(1_000, undefined, { ref: false })]);
         changed = new Promise<void>((resolve) => (wake = resolve));
       }
     } finally {

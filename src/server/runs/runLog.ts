@@ -65,6 +65,12 @@ export interface CallRunLog {
   summary(runId: string): Promise<CallRunSummary | null>;
   /** The run's events from id `from` on, in order. */
   events(runId: string, from: number): Promise<CallRunEvent[]>;
+  /**
+   * True when {@link CallRunLog.watch} is called on every change without fail (a log in this
+   * process): followers then wait for it alone, with no polling timer. A shared log whose
+   * notifications can be lost leaves it unset, and followers also re-read it every second.
+   */
+  readonly wakesReliably?: boolean;
   /** Calls `wake` whenever the run changes; resolves with the function that stops it. */
   watch(runId: string, wake: () => void): Promise<() => void>;
   /** Asks whichever server drives the run to cancel it. */
@@ -84,7 +90,10 @@ const MAX_FINISHED = 1000;
 
 /** The runs of one server, in its memory. */
 export class MemoryCallRunLog implements CallRunLog {
+  readonly wakesReliably = true;
   readonly #runs = new Map<string, MemoryRun>();
+  /** Ids of finished runs, oldest first (forgetting the oldest costs no scan of all runs). */
+  readonly #finished = new Set<string>();
   readonly #cancelListeners = new Set<(runId: string, reason: string) => void>();
 
   async create(summary: CallRunSummary): Promise<void> {
@@ -102,7 +111,7 @@ export class MemoryCallRunLog implements CallRunLog {
     const run = this.#run(summary.runId);
     run.summary = { ...summary };
     this.#wake(run);
-    if (summary.status !== 'running') this.#forgetOld();
+    if (summary.status !== 'running') this.#forgetOld(summary.runId);
   }
 
   async summary(runId: string): Promise<CallRunSummary | null> {
@@ -139,10 +148,13 @@ export class MemoryCallRunLog implements CallRunLog {
     for (const wake of run.watchers) wake();
   }
 
-  #forgetOld(): void {
-    const finished = [...this.#runs.values()].filter((run) => run.summary.status !== 'running');
-    for (const run of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) {
-      this.#runs.delete(run.summary.runId);
+  #forgetOld(runId: string): void {
+    this.#finished.delete(runId); // a run finished again counts from its last finish
+    this.#finished.add(runId);
+    for (const oldest of this.#finished) {
+      if (this.#finished.size <= MAX_FINISHED) break;
+      this.#finished.delete(oldest);
+      this.#runs.delete(oldest);
     }
   }
 }
