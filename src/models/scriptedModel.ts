@@ -69,10 +69,6 @@ export class ScriptError extends ColloquyError {
   }
 }
 
-// Process-wide counters keep call and message ids unique across agents and models.
-let nextCallId = 0;
-let nextMessageId = 0;
-
 /**
  * A Model that plays a list of steps, one per model call.
  *
@@ -89,6 +85,9 @@ export class ScriptedModel implements Model {
   readonly calls: ScriptedCall[] = [];
   readonly #steps: ScriptedStep[];
   readonly #name: string;
+  /** Counters of this model's call and message ids (give models of one agency distinct names). */
+  #nextCallId = 0;
+  #nextMessageId = 0;
   readonly #repeatLast: boolean;
   readonly #deltaSize: number;
   #position = 0;
@@ -166,7 +165,7 @@ export class ScriptedModel implements Model {
       return {
         usage,
         responseId,
-        output: [assistantText(text, `msg_${this.#name}_${++nextMessageId}`)],
+        output: [assistantText(text, `msg_${this.#name}_${++this.#nextMessageId}`)],
       };
     }
     if ('error' in step) throw new ScriptError(`${this.#label()}: ${step.error}`);
@@ -177,7 +176,7 @@ export class ScriptedModel implements Model {
   }
 
   #functionCall(call: ScriptedToolCall): AgentOutputItem {
-    const callId = `call_${this.#name}_${++nextCallId}`;
+    const callId = `call_${this.#name}_${++this.#nextCallId}`;
     return {
       type: 'function_call',
       id: callId,
