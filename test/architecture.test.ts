@@ -222,30 +222,30 @@ describe('the Agents SDK behind one door (src/sdk/)', () => {
 /**
  * The module-level mutable state src/ may keep (`file:binding`; `file:globalThis` for a write to
  * globalThis). Anything else fails: put new state on the object it belongs to (an Agency, a
- * store, a runtime) instead. Each entry says why it is process-wide.
+ * store, a server) or in a slot of the runtime (`src/runtime.ts`, `defineRuntimeSlot`), which
+ * `Agency`, `runEnsemble` and `createApp` receive. Each entry says why it cannot be elsewhere.
+ * (Session 8: 35 entries before the runtime, 12 after.)
  */
 const MODULE_STATE: Record<string, string> = {
-  'runtime.ts:globalThis':
-    'the default runtime (logger, tracing, gates, caches), shared by every copy of colloquy in a process, as the SDK trace provider is',
+  // The one process-wide object: every copy of colloquy in a process (the CLI's and a user
+  // module's) must find the same logger and tracing recorder, as they share the SDK's provider.
+  'runtime.ts:globalThis': 'the default runtime, shared by every copy of colloquy in a process',
+  // Async context: the SDK calls our models and tools, so nothing of ours is on the stack to pass
+  // the call along; only an AsyncLocalStorage follows it across SDK calls.
+  'agency/journal/callScope.ts:scope':
+    'async context: the step journal, journaled run and tool call of the running agency call',
+  'models/attempts.ts:runListeners': 'async context: the attempt listener of a running call',
+  'evals/caseModel.ts:current': 'async context: the model of the eval case being run',
+  'server/auth/principal.ts:storage': 'async context: the signed-in user of a request',
+  'stores/fence.ts:active': 'async context: the lease fences of the running work',
+  // Weakly keyed by objects the SDK or the user owns, which we must not add fields to.
   'agency/call.ts:frames': 'the frame of each running call, weakly keyed by its SDK RunContext',
-  'agency/journal/journaledModel.ts:running':
-    'the run whose model calls are journaled (async context)',
-  'agency/journal/journaledTool.ts:current':
-    'the tool call being run, for idempotencyKey (async context)',
-  'agency/journal/stepJournal.ts:scope': 'the step journal of the call being run (async context)',
-  'memory/ensembleMemory.ts:backends':
-    'memory backends beside thread stores, weakly keyed by the store',
-  'queue/callOwner.ts:recordsByStore': "a worker's owner records, weakly keyed by the store",
-  'schedules/timing.ts:parser': 'cron-parser, imported once on first use (optional peer)',
+  'models/pricing.ts:attached': 'prices attached to user or profile Model objects, weakly keyed',
+  'stores/traceStores.ts:linked': 'trace stores linked to user thread stores, weakly keyed',
+  'stores/traceStores.ts:delegates': 'user thread stores that delegate their traces, weakly keyed',
   'ensembles/tracing.ts:openAgents': 'open ensemble agent spans across nested runs',
-  'evals/caseModel.ts:current': 'AsyncLocalStorage: the model of the eval case being run',
-  'evals/caseModel.ts:installed': 'agencies already given case models, weakly keyed',
-  'models/attempts.ts:runListeners': 'AsyncLocalStorage: the attempt listener of a running call',
-  'models/pricing.ts:attached': 'prices attached to model objects, weakly keyed',
-  'server/auth/principal.ts:storage': 'AsyncLocalStorage of the signed-in user of a request',
-  'stores/fence.ts:active': 'AsyncLocalStorage: the lease fences of the running work',
-  'stores/traceStores.ts:linked': 'trace stores linked to thread stores, weakly keyed',
-  'stores/traceStores.ts:delegates': 'thread stores that delegate their traces, weakly keyed',
+  // A module import, not application state.
+  'schedules/timing.ts:parser': 'cron-parser, imported once on first use (optional peer)',
 };
 
 describe('module-level mutable state', () => {
