@@ -31,8 +31,6 @@ export interface RuntimeSlot<T> {
  *
  * @example
  * ```ts
- * import { createRuntime, defineRuntimeSlot } from 'colloquy';
- *
  * const counters = defineRuntimeSlot('example.counters', () => new Map<string, number>());
  * const runtime = createRuntime();
  * runtime.use(counters).set('calls', 1);
@@ -112,11 +110,10 @@ export class ColloquyRuntime {
  *
  * @example
  * ```ts
- * import { Agency, Agent, MemoryStore, createRuntime } from 'colloquy';
- *
  * const runtime = createRuntime();
- * const agent = new Agent({ name: 'Helper', instructions: 'Answer briefly.' });
- * const agency = new Agency({ entryPoints: [agent], store: new MemoryStore(), runtime });
+ * const agency = new Agency({ entryPoints: [helper], runtime });
+ * await runEnsemble(ensemble, { runtime });
+ * await runtime.close();
  * ```
  */
 export function createRuntime(options: RuntimeOptions = {}): ColloquyRuntime {
