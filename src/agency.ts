@@ -1,10 +1,12 @@
 /**
  * `colloquy/agency`: the agency's finer parts, for code that goes beyond `Agency` and `Agent`:
  * the `send_message` tool and its factory type, entry routing, rich input preparation, Mermaid
- * and graph options, and the call defaults.
+ * and graph options, the call defaults, and the runtime's slots (docs/runtime.md).
  * @module
  */
 export { Agent, describeAgent } from './agency/agent.js';
+export { createRuntime, defaultRuntime, defineRuntimeSlot } from './runtime.js';
+export type { RuntimeSlot } from './runtime.js';
 export { Agency, DEFAULT_CHAT_WAIT_MS, DEFAULT_MAX_TURNS } from './agency/agency.js';
 export type { MermaidOptions } from './agency/mermaid.js';
 export type { CommunicationFlow } from './agency/graph.js';

@@ -41,7 +41,8 @@ export type {
   RunErrorEvent,
   RunTag,
 } from './agency/events.js';
-export type { AgencyResponse, TaggedItem, UsageSummary } from './agency/result.js';
+export type { AgencyResponse, TaggedItem } from './agency/result.js';
+export type { TokenCounts, Usage } from './usage.js';
 export type { ApprovalDecisions, PendingApproval, PendingCall } from './agency/approvals.js';
 export { sharedContext } from './agency/sharedContext.js';
 export type { SharedContext } from './agency/sharedContext.js';
@@ -58,6 +59,10 @@ export type { OpenApiToolsOptions } from './tools/openApiTools.js';
 
 export { ThreadManager } from './threads/threadManager.js';
 export type { ThreadManagerOptions } from './threads/threadManager.js';
+
+// The runtime: in-process state (logger, gates, caches, leases) in one object; docs/runtime.md.
+export { ColloquyRuntime } from './runtime.js';
+export type { RuntimeOptions } from './runtime.js';
 export type { ItemMeta, ThreadItem } from './stores/item.js';
 export type { Checkpoint, ThreadRecord, ThreadStore } from './stores/types.js';
 export { MemoryStore } from './stores/memory.js';

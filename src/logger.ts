@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import type { DestinationStream, Logger } from 'pino';
 import { REDACTED, redactSecrets, redactString } from './redact.js';
 import { isMissingPackage } from './optionalPeer.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from './runtime.js';
 
 /** Log levels accepted by {@link createLogger} (and the CLI's `--log-level`). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -26,6 +27,8 @@ export interface CreateLoggerOptions {
   secrets?: readonly string[];
   /** The logger's name (default `colloquy`). */
   name?: string;
+  /** Where `COLLOQUY_LOG_LEVEL` and `COLLOQUY_LOG_FORMAT` are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** pino `redact` paths: secret fields at the top level and one or two levels down. */
@@ -67,7 +70,7 @@ export function isLogLevel(value: string): value is LogLevel {
  * ```
  */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const envLevel = readEnv('COLLOQUY_LOG_LEVEL');
+  const envLevel = readEnv('COLLOQUY_LOG_LEVEL', options.env);
   const level = options.level ?? (envLevel && isLogLevel(envLevel) ? envLevel : 'warn');
   const redactOptions = { secrets: options.secrets };
   return pino(
@@ -85,7 +88,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
         },
       },
     },
-    options.destination ?? defaultDestination(),
+    options.destination ?? defaultDestination(options.env),
   );
 }
 
@@ -106,27 +109,35 @@ function loadPretty(): ((options: Record<string, unknown>) => DestinationStream)
  * `npm install pino-pretty`), JSON lines otherwise. `COLLOQUY_LOG_FORMAT=json` keeps JSON on a
  * terminal too.
  */
-function defaultDestination(): DestinationStream {
+function defaultDestination(env: NodeJS.ProcessEnv = process.env): DestinationStream {
   const pretty =
-    process.stderr.isTTY && readEnv('COLLOQUY_LOG_FORMAT') !== 'json' ? loadPretty() : undefined;
+    process.stderr.isTTY && readEnv('COLLOQUY_LOG_FORMAT', env) !== 'json'
+      ? loadPretty()
+      : undefined;
   if (pretty) return pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' });
   return pino.destination({ dest: 2, sync: true });
 }
 
 /**
- * The process-wide logger lives on globalThis, so that every copy of Colloquy in a process (the
- * CLI's and the one a user's agency module loaded) logs through the same one.
+ * The logger of a runtime: made from the runtime's environment on first use. The default runtime
+ * is shared by every copy of Colloquy in a process (the CLI's and the one a user's agency module
+ * loaded), so they log through the same logger.
  */
-const DEFAULT_LOGGER = Symbol.for('colloquy.defaultLogger');
-const holder = globalThis as { [DEFAULT_LOGGER]?: Logger };
+export const LOGGER_SLOT = defineRuntimeSlot<Logger>('logger', (runtime) =>
+  createLogger({ env: runtime.env }),
+);
 
-/** The process-wide logger used when no logger is passed (created on first use). */
+/** The logger of `runtime` (default: the default runtime's). */
+export function loggerOf(runtime: ColloquyRuntime = defaultRuntime()): Logger {
+  return runtime.use(LOGGER_SLOT);
+}
+
+/** The process-wide logger used when no logger is passed (the default runtime's). */
 export function getDefaultLogger(): Logger {
-  holder[DEFAULT_LOGGER] ??= createLogger();
-  return holder[DEFAULT_LOGGER];
+  return loggerOf(defaultRuntime());
 }
 
 /** Replaces the process-wide logger (the CLI calls this after reading `--log-level`). */
 export function setDefaultLogger(logger: Logger): void {
-  holder[DEFAULT_LOGGER] = logger;
+  defaultRuntime().set(LOGGER_SLOT, logger);
 }

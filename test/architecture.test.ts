@@ -37,6 +37,7 @@ const RULES: LayerRules = {
     'defaults.ts': 0, // defaults applied by more than one module
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     'usage.ts': 0, // the one usage type (agency, ensembles, traces)
+    'runtime.ts': 0, // the runtime's state container: each layer declares its own slots in it
     schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
@@ -78,6 +79,7 @@ const RULES: LayerRules = {
     'yamlErrors.ts -> errors.ts',
     'optionalPeer.ts -> errors.ts', // the missing-peer error is a ConfigError
     'logger.ts -> optionalPeer.ts', // pino-pretty, when installed
+    'logger.ts -> runtime.ts', // the default logger is a slot of the default runtime
     'agency -> files', // agents get file search
   ],
   onlyImportedBy: { demo: ['cli'] },
@@ -276,48 +278,30 @@ describe('the Agents SDK behind one door (src/sdk/)', () => {
 /**
  * The module-level mutable state src/ may keep (`file:binding`; `file:globalThis` for a write to
  * globalThis). Anything else fails: put new state on the object it belongs to (an Agency, a
- * store, a runtime) instead. Each entry says why it is process-wide.
+ * store, a server) or in a slot of the runtime (`src/runtime.ts`, `defineRuntimeSlot`), which
+ * `Agency`, `runEnsemble` and `createApp` receive. Each entry says why it cannot be elsewhere.
+ * (Session 8: 35 entries before the runtime, 12 after.)
  */
 const MODULE_STATE: Record<string, string> = {
+  // The one process-wide object: every copy of colloquy in a process (the CLI's and a user
+  // module's) must find the same logger and tracing recorder, as they share the SDK's provider.
+  'runtime.ts:globalThis': 'the default runtime, shared by every copy of colloquy in a process',
+  // Async context: the SDK calls our models and tools, so nothing of ours is on the stack to pass
+  // the call along; only an AsyncLocalStorage follows it across SDK calls.
+  'agency/journal/callScope.ts:scope':
+    'async context: the step journal, journaled run and tool call of the running agency call',
+  'models/attempts.ts:runListeners': 'async context: the attempt listener of a running call',
+  'evals/caseModel.ts:current': 'async context: the model of the eval case being run',
+  'server/auth/principal.ts:storage': 'async context: the signed-in user of a request',
+  'stores/fence.ts:active': 'async context: the lease fences of the running work',
+  // Weakly keyed by objects the SDK or the user owns, which we must not add fields to.
   'agency/call.ts:frames': 'the frame of each running call, weakly keyed by its SDK RunContext',
-  'agency/journal/journaledModel.ts:running':
-    'the run whose model calls are journaled (async context)',
-  'agency/journal/journaledTool.ts:current':
-    'the tool call being run, for idempotencyKey (async context)',
-  'agency/journal/stepJournal.ts:scope': 'the step journal of the call being run (async context)',
-  'memory/ensembleMemory.ts:backends':
-    'memory backends beside thread stores, weakly keyed by the store',
-  'queue/callOwner.ts:recordsByStore': "a worker's owner records, weakly keyed by the store",
-  'schedules/timing.ts:parser': 'cron-parser, imported once on first use (optional peer)',
-  'agency/chatGate.ts:gates': 'per-store chat gates, weakly keyed by the store',
-  'agency/completion.ts:warned': 'warn once per process',
-  'cli/commands/evalTarget.ts:registry': 'the project profiles, loaded once per CLI process',
-  'cli/loadModule.ts:cache': 'loaded user modules of the CLI process',
-  'cli/loadModule.ts:registering': 'tsx is registered once per process',
-  'ensembles/conditions.ts:converted': 'compiled-condition cache, weakly keyed',
-  'ensembles/scheduler.ts:compiled': 'compiled conditions, by source text',
-  'ensembles/spawnHelper.ts:enabled': 'the one spawn helper process',
-  'ensembles/spawnHelper.ts:helper': 'the one spawn helper process',
-  'ensembles/spawnHelper.ts:broken': 'the one spawn helper process',
-  'ensembles/spawnHelper.ts:nextId': 'the one spawn helper process',
-  'ensembles/spawnHelper.ts:running': 'the one spawn helper process',
+  'models/pricing.ts:attached': 'prices attached to user or profile Model objects, weakly keyed',
+  'stores/traceStores.ts:linked': 'trace stores linked to user thread stores, weakly keyed',
+  'stores/traceStores.ts:delegates': 'user thread stores that delegate their traces, weakly keyed',
   'ensembles/tracing.ts:openAgents': 'open ensemble agent spans across nested runs',
-  'evals/caseModel.ts:current': 'AsyncLocalStorage: the model of the eval case being run',
-  'evals/caseModel.ts:installed': 'agencies already given case models, weakly keyed',
-  'logger.ts:globalThis': 'the default logger, shared by every copy of colloquy in a process',
-  'models/attempts.ts:runListeners': 'AsyncLocalStorage: the attempt listener of a running call',
-  'models/cassette.ts:recording': 'cassettes being recorded, by file path',
-  'models/pricing.ts:attached': 'prices attached to model objects, weakly keyed',
-  'models/scriptedModel.ts:nextCallId': 'ids of scripted calls (tests)',
-  'models/scriptedModel.ts:nextMessageId': 'ids of scripted messages (tests)',
-  'server/auth/principal.ts:storage': 'AsyncLocalStorage of the signed-in user of a request',
-  'server/pendingCalls.ts:byRegistry': 'pending calls, weakly keyed by the registry',
-  'stores/fence.ts:active': 'AsyncLocalStorage: the lease fences of the running work',
-  'stores/lease.ts:processLeases': 'in-process leases, shared by stores of one file',
-  'stores/traceStores.ts:linked': 'trace stores linked to thread stores, weakly keyed',
-  'stores/traceStores.ts:delegates': 'thread stores that delegate their traces, weakly keyed',
-  'tracing/setup.ts:globalThis':
-    'the recorder and hub, shared by every copy of colloquy in a process (as the SDK provider is)',
+  // A module import, not application state.
+  'schedules/timing.ts:parser': 'cron-parser, imported once on first use (optional peer)',
 };
 
 describe('module-level mutable state', () => {

@@ -13,6 +13,7 @@ import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import type { Checkpoint } from '../stores/types.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
 import { exportChat, importChat, type ChatEnvelope } from '../threads/serialization.js';
+import type { ColloquyRuntime } from '../runtime.js';
 import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import { getTraceRecorder } from '../tracing/setup.js';
@@ -81,12 +82,15 @@ export class Agency implements AgencyRuntime {
   readonly memory: AgencyMemory | undefined;
   /** The options the agency was built with, as given (what-if replays build a branch from them). */
   readonly options: Readonly<AgencyOptions>;
+  /** The runtime whose in-process state the agency uses (`runtime` option, else the default). */
+  readonly runtime: ColloquyRuntime;
 
   constructor(options: AgencyOptions) {
     this.options = options;
     this.#graph = buildGraph(options.entryPoints ?? [], options.communicationFlows ?? []);
     const resolved = resolveAgencyOptions(options, this.#graph.agents);
     this.name = resolved.name;
+    this.runtime = resolved.runtime;
     this.maxRecursionDepth = resolved.maxRecursionDepth;
     this.#ownsStore = resolved.ownsStore;
     this.threads = resolved.threads;
@@ -100,7 +104,7 @@ export class Agency implements AgencyRuntime {
     this.#maxTurns = resolved.maxTurns;
     this.#maxTurnsByAgent = resolved.maxTurnsByAgent;
     this.#chatWaitMs = resolved.chatWaitMs;
-    this.#gate = gateOf(this.threads.store);
+    this.#gate = gateOf(this.threads.store, this.runtime);
     this.#prices = resolved.prices;
     this.validationAttempts = resolved.validationAttempts;
     this.#runtimeAgents = buildRuntimeAgents(

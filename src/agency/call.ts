@@ -10,14 +10,8 @@ import type { ConversationThread } from '../threads/conversationThread.js';
 import type { ApprovalDecisions } from './approvals.js';
 import { activeStepJournal, type StepJournal } from './journal/stepJournal.js';
 import type { AgencyStreamEvent, RunTag } from './events.js';
-import {
-  addUsage,
-  emptyUsage,
-  orderItems,
-  type FinishedRun,
-  type TaggedItem,
-  type UsageSummary,
-} from './result.js';
+import { addUsage, emptyUsage, orderItems, type FinishedRun, type TaggedItem } from './result.js';
+import type { Usage } from '../usage.js';
 
 /** Everything shared by the runs of one agency call. */
 export class AgencyCall {
@@ -33,7 +27,7 @@ export class AgencyCall {
   readonly decisions: ApprovalDecisions | undefined;
   /** Outputs of client tool calls (by call id), when this call resumes one that called them. */
   readonly toolOutputs: Readonly<Record<string, string>> | undefined;
-  readonly usage: UsageSummary = emptyUsage();
+  readonly usage: Usage = emptyUsage();
   /**
    * The step journal of the call (from `withStepJournal`, as queue workers run every call), or
    * undefined: finished steps are recorded there, and replayed from it on a retry.
@@ -122,7 +116,7 @@ export class AgencyCall {
     return orderItems(this.#runs, rootRunId);
   }
 
-  addUsage(usage: UsageSummary): void {
+  addUsage(usage: Usage): void {
     addUsage(this.usage, usage);
   }
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { ColloquyError } from '../errors.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 
 /** Another call holds the chat and did not finish within the wait. */
 export class ChatBusyError extends ColloquyError {
@@ -93,13 +94,16 @@ function waitFor(
   });
 }
 
-const gates = new WeakMap<object, ChatGate>();
+/** The chat gates of a runtime, weakly keyed by the store. */
+const GATES = defineRuntimeSlot('agency.chatGates', () => new WeakMap<object, ChatGate>());
 
 /**
- * The gate of a store: every agency of this process over the same store object shares it, so
- * two agencies on one store never interleave a chat either.
+ * The gate of a store: every agency of `runtime` (default: the default runtime) over the same
+ * store object shares it, so two agencies on one store never interleave a chat either. Agencies
+ * of another runtime have their own gates (and meet through the store's leases, if it has any).
  */
-export function gateOf(store: object): ChatGate {
+export function gateOf(store: object, runtime: ColloquyRuntime = defaultRuntime()): ChatGate {
+  const gates = runtime.use(GATES);
   let gate = gates.get(store);
   if (!gate) gates.set(store, (gate = new ChatGate()));
   return gate;

@@ -5,6 +5,7 @@
  * replacement.
  * @module
  */
+import { defaultRuntime, defineRuntimeSlot } from '../runtime.js';
 import type { AgencyStreamEvent } from './events.js';
 import type { AgencyInput } from './input.js';
 import type { GetResponseOptions } from './options.js';
@@ -25,10 +26,12 @@ export interface CompletionHost {
   ): AsyncIterable<AgencyStreamEvent>;
 }
 
-const warned = new Set<string>();
+/** The deprecated methods a runtime has warned about. */
+const WARNED = defineRuntimeSlot('agency.deprecationsWarned', () => new Set<string>());
 
-/** Emits a `DeprecationWarning` for `name` the first time in this process. */
+/** Emits a `DeprecationWarning` for `name` the first time in this process (default runtime). */
 function deprecated(name: string, replacement: string): void {
+  const warned = defaultRuntime().use(WARNED);
   if (warned.has(name)) return;
   warned.add(name);
   process.emitWarning(
@@ -83,5 +86,5 @@ export async function* getCompletionStream(
 
 /** Forgets which warnings were given (tests). */
 export function resetCompletionWarnings(): void {
-  warned.clear();
+  defaultRuntime().delete(WARNED);
 }

@@ -22,6 +22,7 @@ import type { AgencyHooks } from './runtime.js';
 import { defaultSendMessageTool, type SendMessageToolFactory } from './sendMessage.js';
 import { runnerTracingConfig } from '../tracing/resolve.js';
 import { currentTracing } from '../tracing/setup.js';
+import { defaultRuntime, type ColloquyRuntime } from '../runtime.js';
 
 /** Options of {@link Agency}. */
 export interface AgencyOptions {
@@ -99,6 +100,11 @@ export interface AgencyOptions {
    * need a `userId` per call; without one a call has chat-only memory.
    */
   memory?: MemoryOptions;
+  /**
+   * The runtime whose in-process state (chat gates, logger, caches) the agency uses, and whose
+   * environment picks the default store (default: {@link defaultRuntime}, one per process).
+   */
+  runtime?: ColloquyRuntime;
 }
 
 /** The default turn budget of one agent run: generous, so tool-heavy agents are not cut short. */
@@ -161,6 +167,7 @@ export interface ResolvedAgencyOptions {
   sendMessageTool: SendMessageToolFactory;
   /** The memory options checked, or undefined without memory. */
   memory: ResolvedMemory | undefined;
+  runtime: ColloquyRuntime;
 }
 
 /**
@@ -204,7 +211,8 @@ export function resolveAgencyOptions(
       : resolveInstructions(options.sharedInstructions, `Agency "${name}" sharedInstructions`);
   // Tracing (colloquy/obs): on by default, one trace per call.
   const tracing = options.tracing ?? true;
-  const threads = options.threads ?? new ThreadManager({ store: openDefaultStore() });
+  const runtime = options.runtime ?? defaultRuntime();
+  const threads = options.threads ?? new ThreadManager({ store: openDefaultStore(runtime.env) });
   return {
     name,
     maxRecursionDepth,
@@ -231,6 +239,7 @@ export function resolveAgencyOptions(
     memory: options.memory
       ? resolveMemory(options.memory, threads.store, new Set(agents.keys()))
       : undefined,
+    runtime,
   };
 }
 

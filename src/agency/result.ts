@@ -6,12 +6,6 @@ import type { AgentInputItem } from '@openai/agents-core';
 import type { Usage } from '../usage.js';
 import type { PendingApproval } from './approvals.js';
 
-/**
- * Token usage summed over every model call of an agency call, nested calls included.
- * @deprecated Use {@link Usage} (the one usage type, from `colloquy`).
- */
-export type UsageSummary = Usage;
-
 /** One item generated during an agency call, tagged with the run that produced it. */
 export interface TaggedItem {
   agent: string;

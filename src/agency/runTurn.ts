@@ -19,7 +19,8 @@ import type { ItemMeta } from '../stores/item.js';
 import { bindFrame, tagOf, type RunFrame } from './call.js';
 import { attemptListenerActive, withAttemptListener } from '../models/attempts.js';
 import { applyDecisions } from './approvals.js';
-import { setCost, type TaggedItem, type UsageSummary } from './result.js';
+import { setCost, type TaggedItem } from './result.js';
+import type { Usage } from '../usage.js';
 import { costPico } from '../models/pricing.js';
 import type { AgencyRuntime } from './runtime.js';
 import { toAgencyEvent } from './streaming.js';
@@ -104,7 +105,7 @@ export async function runTurn(
   if (onRunStart) await onRunStart({ ...tagOf(frame), chatId: call.chatId, message: turn.text });
   if (call.streaming) call.emit({ type: 'agent_run_started', ...tagOf(frame), message: turn.text });
 
-  let usage!: UsageSummary;
+  let usage!: Usage;
   let result: RunResult<any, any> | StreamedRunResult<any, any>;
   try {
     result = await (runtime.validationAttempts === 0

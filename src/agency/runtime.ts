@@ -9,7 +9,7 @@ import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ErrorInfo } from '../errors.js';
 import type { RunTag } from './events.js';
-import type { UsageSummary } from './result.js';
+import type { Usage } from '../usage.js';
 
 /** Lifecycle hooks of an agency; each takes one object argument. */
 export interface AgencyHooks {
@@ -17,7 +17,7 @@ export interface AgencyHooks {
   onRunStart?(event: RunTag & { chatId: string; message: string }): void | Promise<void>;
   /** An agent's run finished. */
   onRunEnd?(
-    event: RunTag & { chatId: string; finalOutput: unknown; usage: UsageSummary },
+    event: RunTag & { chatId: string; finalOutput: unknown; usage: Usage },
   ): void | Promise<void>;
   /** An agent's run failed (for nested runs, the caller gets the error as a tool output). */
   onRunError?(event: RunTag & { chatId: string; error: ErrorInfo }): void | Promise<void>;

@@ -13,6 +13,7 @@ import { assertServableAgency, isAgencyLike } from '../agency/isAgencyLike.js';
 import { ConfigError } from '../errors.js';
 import { importOptionalPeer } from '../optionalPeer.js';
 import { findModuleFile, MODULE_EXTENSIONS } from '../paths.js';
+import { cliContext } from './context.js';
 import { ImportTimeoutError, importTimeoutMs, withImportDeadline } from './importDeadline.js';
 
 /** Options of {@link loadAgencyModule}. */
@@ -36,8 +37,6 @@ export interface LoadedAgencyModule {
 }
 
 export { isAgencyLike };
-
-const cache = new Map<string, Promise<Record<string, unknown>>>();
 
 /** Splits `MODULE#export` into the module and the export name (if any). */
 export function parseModuleSpecifier(specifier: string): { module: string; exportName?: string } {
@@ -69,13 +68,13 @@ export function isTypeScriptFile(file: string): boolean {
 }
 
 const TSX_REGISTERED = Symbol.for('colloquy.tsx.registered');
-let registering: Promise<void> | undefined;
 
 /** Registers tsx's loaders for the whole process once (bin/colloquy.js may have done it already). */
 function registerTsx(): Promise<void> {
   const flags = globalThis as { [TSX_REGISTERED]?: boolean };
   if (flags[TSX_REGISTERED]) return Promise.resolve();
-  registering ??= (async () => {
+  const context = cliContext();
+  context.registering ??= (async () => {
     const [esm, cjs] = await Promise.all([
       importOptionalPeer('tsx', () => import('tsx/esm/api')),
       importOptionalPeer('tsx', () => import('tsx/cjs/api')),
@@ -86,7 +85,7 @@ function registerTsx(): Promise<void> {
     cjs.register();
     flags[TSX_REGISTERED] = true;
   })();
-  return registering;
+  return context.registering;
 }
 
 async function importFile(
@@ -94,6 +93,7 @@ async function importFile(
   fresh: boolean,
   timeoutMs: number,
 ): Promise<Record<string, unknown>> {
+  const cache = cliContext().modules;
   const cached = fresh ? undefined : cache.get(file);
   if (cached) return cached;
   const importing = (async () => {

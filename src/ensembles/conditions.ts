@@ -15,7 +15,9 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { LRUCache } from 'lru-cache';
 import { ColloquyError } from '../errors.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 
 /** The variables a condition sees. */
 export interface ConditionContext {
@@ -206,11 +208,13 @@ interface CelContext {
   budget: Budget;
 }
 
-const converted = new WeakMap<ConditionContext, CelContext>();
+/** Where a context keeps its conversion (a non-enumerable property, invisible to JSON). */
+const CONVERTED = Symbol('colloquy.celContext');
 
 /** Converts a context once (conditions of one scheduling pass share the same context object). */
 function celContext(context: ConditionContext): CelContext {
-  let entry = converted.get(context);
+  const holder = context as ConditionContext & { [CONVERTED]?: CelContext };
+  let entry = holder[CONVERTED];
   if (!entry) {
     const budget: Budget = {
       left: CONDITION_LIMITS.maxContextValues,
@@ -228,7 +232,7 @@ function celContext(context: ConditionContext): CelContext {
         failures: toCel(context.failures ?? {}, budget, 0),
       },
     };
-    converted.set(context, entry);
+    Object.defineProperty(holder, CONVERTED, { value: entry, enumerable: false });
   }
   return entry;
 }
@@ -293,4 +297,27 @@ export function compileCondition(expression: string): CompiledCondition {
     }
     return value;
   };
+}
+
+/** How many compiled conditions a runtime keeps (least recently used ones are dropped). */
+export const COMPILED_CONDITIONS_MAX = 1000;
+
+/** Compiled conditions of a runtime, by source text. */
+const COMPILED = defineRuntimeSlot(
+  'ensembles.compiledConditions',
+  () => new LRUCache<string, CompiledCondition>({ max: COMPILED_CONDITIONS_MAX }),
+);
+
+/**
+ * {@link compileCondition}, cached by source text in `runtime` (default: the default runtime), so
+ * a condition checked on every scheduling pass is compiled once.
+ */
+export function cachedCondition(
+  expression: string,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): CompiledCondition {
+  const compiled = runtime.use(COMPILED);
+  let condition = compiled.get(expression);
+  if (!condition) compiled.set(expression, (condition = compileCondition(expression)));
+  return condition;
 }

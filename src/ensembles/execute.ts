@@ -6,6 +6,7 @@
  * decides (`on_failure`) whether to go on.
  * @module
  */
+import type { ColloquyRuntime } from '../runtime.js';
 import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../defaults.js';
 import type { RunMemory } from '../memory/ensembleMemory.js';
 import pLimit from 'p-limit';
@@ -57,6 +58,8 @@ export interface ExecuteAgentOptions {
   runChild?: ChildRunner;
   /** Fan-out instances run at once (default 8). */
   concurrency?: number;
+  /** The runtime whose spawn helper starts scripts (default: the default runtime). */
+  runtime?: ColloquyRuntime;
 }
 
 /** What one run of an agent produced, before timing is added. */
@@ -209,6 +212,7 @@ async function runOnce(
       timeoutMs,
       signal: options.signal,
       ...(options.inputHandler ? { ask: (prompt: string) => ask(prompt) } : {}),
+      ...(options.runtime ? { runtime: options.runtime } : {}),
     });
     const output: Record<string, unknown> = { ...(run.reply.data ?? {}) };
     const parsed = parseAgentRequests(options.ensemble, run.reply.agent_requests);

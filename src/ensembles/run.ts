@@ -14,6 +14,7 @@ import { DEFAULT_ENSEMBLE_CONCURRENCY } from '../defaults.js';
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { ColloquyError } from '../errors.js';
+import type { ColloquyRuntime } from '../runtime.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { ThreadStore } from '../stores/types.js';
@@ -72,6 +73,11 @@ export interface RunEnsembleOptions {
   depth?: number;
   /** The user the run is for: the scope of the ensemble's `memory:` (pass it on resume too). */
   userId?: string;
+  /**
+   * The runtime whose in-process state the run uses: the compiled-condition cache and the script
+   * spawn helper (default: {@link defaultRuntime}). Sub-ensembles run in the same runtime.
+   */
+  runtime?: ColloquyRuntime;
 }
 
 /**
@@ -184,6 +190,7 @@ async function runHeld(
     inputHandler: options.inputHandler,
     formatPrompt: options.formatPrompt,
     memory,
+    runtime: options.runtime,
     runChild: childRunner({
       parent: ensemble,
       parentRunId: runId,
@@ -222,7 +229,7 @@ async function runHeld(
     if (performance.now() >= deadline) return { finish: 'timeout' };
     let plan;
     try {
-      plan = planStep(ensemble, conversation, data.book);
+      plan = planStep(ensemble, conversation, data.book, options.runtime);
     } catch (error) {
       if (error instanceof SchedulingError)
         return { finish: 'error', failure: { agent: error.agent, message: error.message } };

@@ -18,8 +18,9 @@
  *   agent is `limited`, and a run that stops on it ends with `max_agent_executions`.
  * @module
  */
-import type { CompiledCondition, ConditionContext } from './conditions.js';
-import { compileCondition, ConditionError } from './conditions.js';
+import { defaultRuntime, type ColloquyRuntime } from '../runtime.js';
+import type { ConditionContext } from './conditions.js';
+import { cachedCondition, ConditionError } from './conditions.js';
 import type { Ensemble, EnsembleAgent, EnsembleDependency } from './schema.js';
 import type { SchedulerBook } from './runState.js';
 import type { ConversationState } from './state.js';
@@ -50,17 +51,8 @@ export function createBook(): SchedulerBook {
   return { consumed: {}, triggers: {}, requests: {} };
 }
 
-const compiled = new Map<string, CompiledCondition>();
-
-function conditionHolds(expression: string, context: ConditionContext): boolean {
-  let condition = compiled.get(expression);
-  if (!condition) {
-    condition = compileCondition(expression);
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(expression, condition);
-  }
-  return condition(context);
-}
+/** Whether a dependency's condition holds in this scheduling pass. */
+type ConditionCheck = (expression: string) => boolean;
 
 type DependencyStatus = 'holds' | 'no';
 
@@ -69,12 +61,12 @@ function dependencyStatus(
   dep: EnsembleDependency,
   state: ConversationState,
   book: SchedulerBook,
-  context: () => ConditionContext,
+  holds: ConditionCheck,
 ): DependencyStatus {
   const runs = state.agent_execution_count[dep.agent_name] ?? 0;
   const seen = book.consumed[agent.name]?.[dep.agent_name] ?? 0;
   if (runs === 0 || runs <= seen) return 'no';
-  if (dep.condition !== undefined && !conditionHolds(dep.condition, context())) return 'no';
+  if (dep.condition !== undefined && !holds(dep.condition)) return 'no';
   // A dependency that has triggered this agent max_executions times no longer makes it ready.
   const used = book.triggers[agent.name]?.[dep.agent_name] ?? 0;
   return used < dep.max_executions ? 'holds' : 'no';
@@ -85,7 +77,7 @@ function wants(
   agent: EnsembleAgent,
   state: ConversationState,
   book: SchedulerBook,
-  context: () => ConditionContext,
+  holds: ConditionCheck,
 ): boolean {
   const own = state.agent_execution_count[agent.name] ?? 0;
   if (book.requests[agent.name]?.length) return true;
@@ -93,7 +85,7 @@ function wants(
   if (own === 0 && agent.conversation.triggers_conversation) return true;
   const statusOf = (dep: EnsembleDependency) => {
     try {
-      return dependencyStatus(agent, dep, state, book, context);
+      return dependencyStatus(agent, dep, state, book, holds);
     } catch (error) {
       throw error instanceof ConditionError ? new SchedulingError(agent.name, error) : error;
     }
@@ -118,20 +110,25 @@ export function conditionContext(state: ConversationState): ConditionContext {
   };
 }
 
-/** Plans the next step. Throws {@link SchedulingError} when a condition fails to evaluate. */
+/**
+ * Plans the next step. Throws {@link SchedulingError} when a condition fails to evaluate.
+ * Conditions are compiled once per `runtime` (default: the default runtime).
+ */
 export function planStep(
   ensemble: Ensemble,
   state: ConversationState,
   book: SchedulerBook,
+  runtime: ColloquyRuntime = defaultRuntime(),
 ): StepPlan {
   let cached: ConditionContext | undefined;
-  const context = () => (cached ??= conditionContext(state));
+  const holds: ConditionCheck = (expression) =>
+    cachedCondition(expression, runtime)((cached ??= conditionContext(state)));
   const plan: StepPlan = { ready: [], limited: [] };
   for (const agent of ensemble.agents) {
     const own = state.agent_execution_count[agent.name] ?? 0;
     // An agent that used up its own max_turns is not ready (ADR-005's should_execute_agent).
     if (own >= agent.conversation.max_turns) continue;
-    if (!wants(agent, state, book, context)) continue;
+    if (!wants(agent, state, book, holds)) continue;
     const cap = ensemble.conversation_limits.max_agent_executions[agent.name] ?? Infinity;
     if (own >= cap) plan.limited.push(agent.name);
     else plan.ready.push(agent.name);

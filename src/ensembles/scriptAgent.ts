@@ -7,6 +7,7 @@
  * Bundled primitives run in-process.
  * @module
  */
+import type { ColloquyRuntime } from '../runtime.js';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
@@ -65,6 +66,8 @@ export interface ScriptAgentOptions {
   ask?: (prompt: string) => Promise<string>;
   /** After the script exits, how long to wait for its output to close (default 500 ms). */
   exitGraceMs?: number;
+  /** The runtime whose spawn helper starts the script (default: the default runtime). */
+  runtime?: ColloquyRuntime;
 }
 
 /** A finished script run. */
@@ -221,7 +224,7 @@ function spawnScript(
     // Through the small spawn helper process when it runs (a fork from this large process costs
     // far more), else directly; either way the script leads its own process group.
     const child: HelperChild =
-      helperSpawn({ file, args, cwd, env }) ??
+      helperSpawn({ file, args, cwd, env }, options.runtime) ??
       spawn(file, args, {
         cwd,
         detached: true,

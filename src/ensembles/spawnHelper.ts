@@ -6,10 +6,11 @@
  * serialization, output as bytes): spawn, stdin, output chunks, exit and close, and closing the
  * output pipes. The caller still kills process groups itself (the pids are real). When the helper
  * cannot start or dies, {@link helperSpawn} returns `undefined` and the caller spawns directly;
- * the reason is written to stderr once. `COLLOQUY_SPAWN_HELPER=0` turns the helper off.
+ * the reason is written to stderr once. Each runtime owns one helper ({@link spawnHelperOf}). `COLLOQUY_SPAWN_HELPER=0` turns the helper off.
  * @module
  */
 import { readEnv } from '../env.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -37,27 +38,128 @@ type Message =
   | { type: 'stdout' | 'stderr'; id: number; data: Uint8Array }
   | { type: 'exit' | 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
 
-let enabled = readEnv('COLLOQUY_SPAWN_HELPER') !== '0';
-let helper: ChildProcess | undefined;
-let broken: string | undefined;
-let nextId = 0;
-const running = new Map<number, RemoteChild>();
+/**
+ * The spawn helper of one runtime: the helper process, the scripts it runs for the caller, and
+ * whether it is on (`COLLOQUY_SPAWN_HELPER` of the runtime's environment) or broken.
+ */
+export class SpawnHelper {
+  #enabled: boolean;
+  #helper: ChildProcess | undefined;
+  #broken: string | undefined;
+  #nextId = 0;
+  readonly #running = new Map<number, RemoteChild>();
 
-/** Turns the helper on or off for this process (benches compare both; tests cover both). */
-export function useSpawnHelper(on: boolean): void {
-  enabled = on;
-  if (!on) stopSpawnHelper();
-}
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.#enabled = readEnv('COLLOQUY_SPAWN_HELPER', env) !== '0';
+  }
 
-/** The helper's pid while it runs (benches read its CPU time). */
-export function spawnHelperPid(): number | undefined {
-  return helper?.pid;
-}
+  /** Turns the helper on or off (benches compare both; tests cover both). */
+  setEnabled(on: boolean): void {
+    this.#enabled = on;
+    if (!on) this.stop();
+  }
 
-/** Stops the helper (scripts it started keep running until their callers kill them). */
-export function stopSpawnHelper(): void {
-  helper?.kill();
-  helper = undefined;
+  /** The helper's pid while it runs (benches read its CPU time). */
+  get pid(): number | undefined {
+    return this.#helper?.pid;
+  }
+
+  /** Stops the helper (scripts it started keep running until their callers kill them). */
+  stop(): void {
+    this.#helper?.kill();
+    this.#helper = undefined;
+  }
+
+  /**
+   * Spawns a script through the helper as the leader of its own process group, or returns
+   * `undefined` when the helper is off or broken (the caller then spawns directly).
+   */
+  spawn(request: HelperSpawnRequest): HelperChild | undefined {
+    const helper = this.#enabled ? this.#start() : undefined;
+    if (!helper?.connected) return undefined;
+    const id = ++this.#nextId;
+    const child = new RemoteChild(id, (message) => this.#send(message));
+    this.#running.set(id, child);
+    helper.ref();
+    (helper.channel as { ref?: () => void } | undefined)?.ref?.();
+    this.#send({ type: 'spawn', id, ...request });
+    return child;
+  }
+
+  #send(message: object): void {
+    if (this.#helper?.connected) this.#helper.send(message);
+  }
+
+  #giveUp(reason: string): void {
+    if (this.#broken === undefined)
+      process.stderr.write(
+        `colloquy: the script spawn helper stopped (${reason}); scripts are spawned directly.\n`,
+      );
+    this.#broken = reason;
+    this.#helper = undefined;
+    for (const child of this.#running.values())
+      child.emit('error', new Error(`the script spawn helper stopped (${reason})`));
+    this.#running.clear();
+  }
+
+  #onMessage(message: Message): void {
+    const child = this.#running.get(message.id);
+    if (!child) return;
+    switch (message.type) {
+      case 'spawned':
+        child.pid = message.pid;
+        child.emit('spawn');
+        return;
+      case 'error':
+        this.#finished(message.id);
+        return void child.emit(
+          'error',
+          Object.assign(new Error(message.message), { code: message.code }),
+        );
+      case 'stdout':
+      case 'stderr':
+        return void child[message.type].emit('data', Buffer.from(message.data));
+      case 'exit':
+        return void child.emit('exit', message.code, message.signal);
+      case 'close':
+        this.#finished(message.id);
+        return void child.emit('close', message.code, message.signal);
+    }
+  }
+
+  #finished(id: number): void {
+    this.#running.delete(id);
+    if (this.#running.size === 0) this.#unref();
+  }
+
+  #unref(): void {
+    this.#helper?.unref();
+    (this.#helper?.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+
+  #start(): ChildProcess | undefined {
+    if (this.#helper || this.#broken !== undefined) return this.#helper;
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    try {
+      const started = spawn(process.execPath, ['-e', HELPER_SOURCE], {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        serialization: 'advanced',
+        env,
+      });
+      started.on('message', (message) => this.#onMessage(message as Message));
+      started.on('error', (error) => this.#giveUp(error.message));
+      started.on('exit', (code, signal) => {
+        if (this.#helper === started) this.#giveUp(`it exited with ${signal ?? `code ${code}`}`);
+      });
+      this.#helper = started;
+      this.#unref();
+      return started;
+    } catch (error) {
+      this.#giveUp((error as Error).message);
+      return undefined;
+    }
+  }
 }
 
 class RemoteChild extends EventEmitter implements HelperChild {
@@ -66,7 +168,10 @@ class RemoteChild extends EventEmitter implements HelperChild {
   readonly stderr: EventEmitter & { destroy(): void };
   readonly stdin: EventEmitter & { end(data: string): void };
 
-  constructor(readonly id: number) {
+  constructor(
+    readonly id: number,
+    send: (message: object) => void,
+  ) {
     super();
     const output = () =>
       Object.assign(new EventEmitter(), { destroy: () => send({ type: 'destroy', id }) });
@@ -78,89 +183,40 @@ class RemoteChild extends EventEmitter implements HelperChild {
   }
 }
 
-function send(message: object): void {
-  if (helper?.connected) helper.send(message);
+/** The spawn helper of a runtime, stopped when the runtime closes. */
+const SPAWN_HELPER = defineRuntimeSlot(
+  'ensembles.spawnHelper',
+  (runtime) => new SpawnHelper(runtime.env),
+  (helper) => helper.stop(),
+);
+
+/** The spawn helper of `runtime` (default: the default runtime's, one per process). */
+export function spawnHelperOf(runtime: ColloquyRuntime = defaultRuntime()): SpawnHelper {
+  return runtime.use(SPAWN_HELPER);
 }
 
-function giveUp(reason: string): void {
-  if (broken === undefined)
-    process.stderr.write(
-      `colloquy: the script spawn helper stopped (${reason}); scripts are spawned directly.\n`,
-    );
-  broken = reason;
-  helper = undefined;
-  for (const child of running.values())
-    child.emit('error', new Error(`the script spawn helper stopped (${reason})`));
-  running.clear();
+/** Turns the default runtime's helper on or off (benches compare both; tests cover both). */
+export function useSpawnHelper(on: boolean): void {
+  spawnHelperOf().setEnabled(on);
 }
 
-function onMessage(message: Message): void {
-  const child = running.get(message.id);
-  if (!child) return;
-  switch (message.type) {
-    case 'spawned':
-      child.pid = message.pid;
-      child.emit('spawn');
-      return;
-    case 'error':
-      running.delete(message.id);
-      if (running.size === 0) unref();
-      return void child.emit(
-        'error',
-        Object.assign(new Error(message.message), { code: message.code }),
-      );
-    case 'stdout':
-    case 'stderr':
-      return void child[message.type].emit('data', Buffer.from(message.data));
-    case 'exit':
-      return void child.emit('exit', message.code, message.signal);
-    case 'close':
-      running.delete(message.id);
-      if (running.size === 0) unref();
-      return void child.emit('close', message.code, message.signal);
-  }
+/** The default runtime's helper pid while it runs (benches read its CPU time). */
+export function spawnHelperPid(): number | undefined {
+  return spawnHelperOf().pid;
 }
 
-function unref(): void {
-  helper?.unref();
-  (helper?.channel as { unref?: () => void } | undefined)?.unref?.();
-}
-
-function start(): ChildProcess | undefined {
-  if (helper || broken !== undefined) return helper;
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  try {
-    const started = spawn(process.execPath, ['-e', HELPER_SOURCE], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      serialization: 'advanced',
-      env,
-    });
-    started.on('message', (message) => onMessage(message as Message));
-    started.on('error', (error) => giveUp(error.message));
-    started.on('exit', (code, signal) => {
-      if (helper === started) giveUp(`it exited with ${signal ?? `code ${code}`}`);
-    });
-    helper = started;
-    unref();
-    return helper;
-  } catch (error) {
-    giveUp((error as Error).message);
-    return undefined;
-  }
+/** Stops the default runtime's helper (scripts it started keep running until killed). */
+export function stopSpawnHelper(): void {
+  spawnHelperOf().stop();
 }
 
 /**
- * Spawns a script through the helper as the leader of its own process group, or returns
+ * Spawns a script through the helper of `runtime` (default: the default runtime's), or returns
  * `undefined` when the helper is off or broken (the caller then spawns directly).
  */
-export function helperSpawn(request: HelperSpawnRequest): HelperChild | undefined {
-  if (!enabled || !start() || !helper?.connected) return undefined;
-  const id = ++nextId;
-  const child = new RemoteChild(id);
-  running.set(id, child);
-  helper.ref();
-  (helper.channel as { ref?: () => void } | undefined)?.ref?.();
-  send({ type: 'spawn', id, ...request });
-  return child;
+export function helperSpawn(
+  request: HelperSpawnRequest,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): HelperChild | undefined {
+  return spawnHelperOf(runtime).spawn(request);
 }

@@ -6,6 +6,7 @@
  * step's turns together with the next step's plan, in one write.
  * @module
  */
+import type { ColloquyRuntime } from '../runtime.js';
 import type { RunMemory } from '../memory/ensembleMemory.js';
 import path from 'node:path';
 import type { LimitFunction } from 'p-limit';
@@ -50,6 +51,8 @@ export interface StepContext {
   /** The run's memory (ensemble `memory:` and a `userId`), if any. */
   memory?: RunMemory | undefined;
   runChild?: ChildRunner;
+  /** The runtime whose spawn helper starts scripts (default: the default runtime). */
+  runtime?: ColloquyRuntime | undefined;
 }
 
 function agentNamed(ensemble: Ensemble, name: string): EnsembleAgent {
@@ -185,6 +188,7 @@ export async function runStep(
             formatPrompt: context.formatPrompt,
             ...(context.memory ? { memory: context.memory } : {}),
             runChild: context.runChild,
+            ...(context.runtime ? { runtime: context.runtime } : {}),
           });
           // Stopped by the run (deadline, cancellation), not by its own failure: not recorded.
           if (controller.signal.aborted && outcome.status === 'failed') return;

@@ -33,18 +33,15 @@ export class CaseModel implements Model {
   }
 }
 
-const installed = new WeakSet<Agency>();
-
 /**
- * Gives every runtime agent of `agency` a {@link CaseModel} (once per agency). An agent whose
- * model is a name keeps resolving it with the agency's Runner outside cases.
+ * Gives every runtime agent of `agency` a {@link CaseModel} (once: an agent that has one keeps
+ * it). An agent whose model is a name keeps resolving it with the agency's Runner outside cases.
  */
 export function installCaseModels(agency: Agency): void {
-  if (installed.has(agency)) return;
-  installed.add(agency);
   for (const name of agency.agents.keys()) {
     const runtime = agency.runtimeAgent(name);
     const own = runtime.model;
+    if (own instanceof CaseModel) continue;
     const resolve =
       typeof own === 'string'
         ? async () => agency.runner.config.modelProvider.getModel(own || undefined)

@@ -11,6 +11,7 @@ import type { EnsembleMemoryConfig } from './ensembleMemorySchema.js';
 import { ConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
 import type { ProfileRegistry } from '../models/profiles.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 import type { ThreadStore } from '../stores/types.js';
 import { embedderModel, profileEmbedder, type Embedder } from './embedder.js';
 import { HashedEmbedder } from './hashedEmbedder.js';
@@ -22,11 +23,21 @@ import { workingInstructions, workingMemoryTool } from './working.js';
 export { ensembleMemorySchema } from './ensembleMemorySchema.js';
 export type { EnsembleMemoryConfig } from './ensembleMemorySchema.js';
 
-/** Backends beside thread stores, one per store, so runs on one store share their memory. */
-const backends = new WeakMap<ThreadStore, MemoryBackend>();
+/** A runtime's backends beside thread stores, weakly keyed by the store. */
+const BACKENDS = defineRuntimeSlot(
+  'memory.ensembleBackends',
+  () => new WeakMap<ThreadStore, MemoryBackend>(),
+);
 
-/** The memory backend of ensembles run on `store`. */
-export function ensembleBackend(store: ThreadStore): MemoryBackend {
+/**
+ * The memory backend of ensembles run on `store` in `runtime` (default: the default runtime):
+ * one per store, so runs on one store share their memory.
+ */
+export function ensembleBackend(
+  store: ThreadStore,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): MemoryBackend {
+  const backends = runtime.use(BACKENDS);
   let backend = backends.get(store);
   if (!backend) backends.set(store, (backend = defaultBackend(store)));
   return backend;
@@ -158,13 +169,19 @@ export class RunMemory {
 /** The memory of a run, or undefined when the ensemble has none or the run names no user. */
 export function runMemory(
   ensemble: { name: string; memory?: EnsembleMemoryConfig },
-  run: { store: ThreadStore; runId: string; userId?: string; profiles?: ProfileRegistry },
+  run: {
+    store: ThreadStore;
+    runId: string;
+    userId?: string;
+    profiles?: ProfileRegistry;
+    runtime?: ColloquyRuntime;
+  },
 ): RunMemory | undefined {
   const config = ensemble.memory;
   if (!config || run.userId === undefined) return undefined;
   const embedder = config.embedder ? namedEmbedder(config.embedder, run.profiles) : undefined;
   return new RunMemory(
-    ensembleBackend(run.store),
+    ensembleBackend(run.store, run.runtime),
     config,
     embedder,
     ensemble.name,

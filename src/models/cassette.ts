@@ -19,6 +19,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SerializationError } from '../errors.js';
 import { redactSecrets } from '../redact.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 import type { NormalizedRequest } from './requestKey.js';
 
 /** The cassette format name. */
@@ -156,14 +157,21 @@ export class Cassette {
   }
 }
 
-const recording = new Map<string, Cassette>();
+/** The cassettes a runtime records into, by file path. */
+const RECORDING = defineRuntimeSlot('models.recordingCassettes', () => new Map<string, Cassette>());
 
 /**
- * The cassette a process records into for a path: one per path, started empty (an existing file
- * is replaced on the first write), shared by every recording model.
+ * The cassette a process (its default runtime, or `runtime`) records into for a path: one per
+ * path, started empty (an existing file is replaced on the first write), shared by every
+ * recording model.
  */
-export function recordingCassette(file: string, options: CassetteOptions = {}): Cassette {
+export function recordingCassette(
+  file: string,
+  options: CassetteOptions = {},
+  runtime: ColloquyRuntime = defaultRuntime(),
+): Cassette {
   const key = path.resolve(file);
+  const recording = runtime.use(RECORDING);
   let cassette = recording.get(key);
   if (!cassette) {
     cassette = new Cassette(key, [], options);
@@ -173,6 +181,9 @@ export function recordingCassette(file: string, options: CassetteOptions = {}): 
 }
 
 /** Forgets the shared recording cassette of a path (tests record twice into one path). */
-export function forgetRecordingCassette(file: string): void {
-  recording.delete(path.resolve(file));
+export function forgetRecordingCassette(
+  file: string,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): void {
+  runtime.peek(RECORDING)?.delete(path.resolve(file));
 }

@@ -13,6 +13,7 @@ import type {
   StreamEventResponseCompleted,
 } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
+import { defaultRuntime, defineRuntimeSlot } from '../runtime.js';
 
 /** Token counts a step reports; defaults to 10 in and 5 out so that usage sums are testable. */
 export interface ScriptedUsage {
@@ -69,9 +70,12 @@ export class ScriptError extends ColloquyError {
   }
 }
 
-// Process-wide counters keep call and message ids unique across agents and models.
-let nextCallId = 0;
-let nextMessageId = 0;
+/**
+ * Counters that keep scripted call and message ids unique across every model of the process
+ * (per instance they would collide: two workers' models both making `call_scripted_1` confuse a
+ * resumed RunState).
+ */
+const SCRIPTED_IDS = defineRuntimeSlot('models.scriptedIds', () => ({ call: 0, message: 0 }));
 
 /**
  * A Model that plays a list of steps, one per model call.
@@ -166,7 +170,9 @@ export class ScriptedModel implements Model {
       return {
         usage,
         responseId,
-        output: [assistantText(text, `msg_${this.#name}_${++nextMessageId}`)],
+        output: [
+          assistantText(text, `msg_${this.#name}_${++defaultRuntime().use(SCRIPTED_IDS).message}`),
+        ],
       };
     }
     if ('error' in step) throw new ScriptError(`${this.#label()}: ${step.error}`);
@@ -177,7 +183,7 @@ export class ScriptedModel implements Model {
   }
 
   #functionCall(call: ScriptedToolCall): AgentOutputItem {
-    const callId = `call_${this.#name}_${++nextCallId}`;
+    const callId = `call_${this.#name}_${++defaultRuntime().use(SCRIPTED_IDS).call}`;
     return {
       type: 'function_call',
       id: callId,

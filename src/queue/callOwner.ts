@@ -9,15 +9,18 @@
 import type { Job } from 'bullmq';
 import { ColloquyError, errorInfo, type ErrorInfo } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
+import { defaultRuntime, defineRuntimeSlot } from '../runtime.js';
 import { OwnerRecords } from '../server/ownership/owners.js';
 import type { CallOutcome } from './client.js';
 import type { CallJobData } from './jobs.js';
 import { publish, type JobContext } from './worker.js';
 
-const recordsByStore = new WeakMap<object, OwnerRecords>();
+/** A runtime's owner records, weakly keyed by the store (each keeps a cache of owners). */
+const RECORDS = defineRuntimeSlot('queue.ownerRecords', () => new WeakMap<object, OwnerRecords>());
 
 function ownersOf(context: JobContext): OwnerRecords {
   const store = context.registry.runs.store;
+  const recordsByStore = defaultRuntime().use(RECORDS);
   let owners = recordsByStore.get(store);
   if (!owners) recordsByStore.set(store, (owners = new OwnerRecords(store)));
   return owners;

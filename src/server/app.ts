@@ -42,6 +42,7 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { noSchedules } from './schedules/none.js';
 import type { Schedules } from './schedules/types.js';
 import { CallRuns } from './runs/callRuns.js';
+import { defaultRuntime, type ColloquyRuntime } from '../runtime.js';
 import { studioRoutes } from './studio.js';
 
 /** The default request body limit: 1 MiB. */
@@ -74,6 +75,11 @@ export interface AppOptions {
   owners?: OwnerRecords;
   /** The schedules `/schedules` serves (default: none; `startServer` starts them in-process). */
   schedules?: Schedules;
+  /**
+   * The runtime whose in-process state the app keeps (stopped calls waiting for client tool
+   * outputs or approvals). Default: {@link defaultRuntime}, one per process.
+   */
+  runtime?: ColloquyRuntime;
 }
 
 /** {@link AppOptions} with defaults applied. */
@@ -132,6 +138,7 @@ export function createApp(options: AppOptions): Hono {
     executor,
     ...(owners ? { owners } : {}),
     callRuns: new CallRuns(executor.calls, resolved.executor.callRunLog),
+    runtime: options.runtime ?? defaultRuntime(),
   };
   resolved.inflight.onCut(() => void context.callRuns.close());
   const app = new Hono();

@@ -10,6 +10,7 @@ import type { Executor } from './executor.js';
 import type { InFlight } from './inflight.js';
 import type { OwnerRecords } from './ownership/owners.js';
 import type { ServerRegistry } from './registry.js';
+import type { ColloquyRuntime } from '../runtime.js';
 import type { CallRuns } from './runs/callRuns.js';
 
 /** Shared state of the routes of one app. */
@@ -22,6 +23,8 @@ export interface RouteContext {
   owners?: OwnerRecords;
   /** Background calls: `POST /agencies/:name/runs` and every streaming route's call. */
   callRuns: CallRuns;
+  /** The app's runtime (`createApp({ runtime })`): where its stopped calls are kept. */
+  runtime?: ColloquyRuntime;
 }
 
 /** A chat id, run id or checkpoint id given by a client. */

@@ -7,6 +7,7 @@
  * `colloquy mcp` serves it over stdio, `POST /mcp` over Streamable HTTP.
  * @module
  */
+import type { ColloquyRuntime } from '../runtime.js';
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ColloquyError, errorInfo } from '../errors.js';
@@ -44,6 +45,8 @@ export interface McpServerOptions {
    * asked in the host by MCP elicitation when the client supports it. Default false.
    */
   elicit?: boolean;
+  /** The runtime whose stopped calls `ask` continues (default: the default runtime). */
+  runtime?: ColloquyRuntime;
 }
 
 function failure(text: string) {
@@ -78,7 +81,14 @@ export async function createMcpServer(options: McpServerOptions): Promise<McpSer
       async (input, extra) =>
         guarded(() =>
           ask(
-            { registry, executor, server, elicit: options.elicit ?? false, tool },
+            {
+              registry,
+              executor,
+              server,
+              elicit: options.elicit ?? false,
+              tool,
+              runtime: options.runtime,
+            },
             name,
             input,
             extra.signal,

@@ -19,6 +19,7 @@ import { newChatId } from './context.js';
 import type { Executor } from './executor.js';
 import { outputText } from './openaiInput.js';
 import { pendingCallsOf } from './pendingCalls.js';
+import type { ColloquyRuntime } from '../runtime.js';
 import type { ServerRegistry } from './registry.js';
 
 /** How many times one tool call asks the user before it hands the rest back (a loop guard). */
@@ -61,13 +62,15 @@ export interface AskContext {
   elicit: boolean;
   /** The tool's name (`ask_<agency>`), for the answer that says how to continue. */
   tool: string;
+  /** Where stopped calls are kept (default: the default runtime). */
+  runtime?: ColloquyRuntime | undefined;
 }
 
 /** Runs one `ask_<agency>` call; its result is the tool's result. */
 export async function ask(context: AskContext, name: string, input: AskInput, signal: AbortSignal) {
   const { registry, executor } = context;
   const chatId = input.chatId ?? newChatId();
-  const pending = pendingCallsOf(registry);
+  const pending = pendingCallsOf(registry, context.runtime);
   const answering = input.approve !== undefined || input.reject !== undefined;
   registry.chats.remember(chatId, name);
   let result: AgencyResponse;

@@ -6,7 +6,8 @@
  * @module
  */
 import type { AgentInputItem, JsonSchemaDefinition } from '@openai/agents-core';
-import type { AgencyResponse, UsageSummary } from '../agency/result.js';
+import type { AgencyResponse } from '../agency/result.js';
+import type { Usage } from '../usage.js';
 import { HttpError } from './errors.js';
 
 export { CHAT_ID_HEADER } from './chatIdHeader.js';
@@ -141,7 +142,7 @@ export function outputText(result: AgencyResponse): string {
 }
 
 /** Usage in the Responses API's shape. */
-export function responsesUsage(usage: UsageSummary) {
+export function responsesUsage(usage: Usage) {
   return {
     input_tokens: usage.inputTokens,
     input_tokens_details: { cached_tokens: 0 },

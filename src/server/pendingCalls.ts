@@ -14,6 +14,7 @@ import type { ClientToolDefinition } from '../agency/clientTools.js';
 import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
 import type { ServerRegistry } from './registry.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 
 /** A stopped call of one chat. */
 export interface PendingChatCall {
@@ -133,10 +134,18 @@ export class PendingCalls {
   }
 }
 
-const byRegistry = new WeakMap<ServerRegistry, PendingCalls>();
+/** The stopped calls of each registry a runtime serves, weakly keyed by the registry. */
+const BY_REGISTRY = defineRuntimeSlot(
+  'server.pendingCalls',
+  () => new WeakMap<ServerRegistry, PendingCalls>(),
+);
 
-/** The stopped calls of the app serving `registry` (one holder per registry). */
-export function pendingCallsOf(registry: ServerRegistry): PendingCalls {
+/** The stopped calls of the app serving `registry` (one holder per registry and runtime). */
+export function pendingCallsOf(
+  registry: ServerRegistry,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): PendingCalls {
+  const byRegistry = runtime.use(BY_REGISTRY);
   let calls = byRegistry.get(registry);
   if (!calls) {
     calls = new PendingCalls((agency) => registry.agencies.get(agency)?.threads.store);

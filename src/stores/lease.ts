@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ColloquyError, ConfigError } from '../errors.js';
 import type { Leases } from './types.js';
+import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
 
 export type { Leases } from './types.js';
 
@@ -154,14 +155,23 @@ export class MemoryLeases implements Leases {
   }
 }
 
-const processLeases = new Map<string, MemoryLeases>();
+/** In-process leases by resource: one map per runtime. */
+const PROCESS_LEASES = defineRuntimeSlot(
+  'stores.processLeases',
+  () => new Map<string, MemoryLeases>(),
+);
 
 /**
- * The leases of one resource (a directory, a file) shared by every store object of this process
- * that opens it; used by stores whose files give no cross-process coordination.
+ * The leases of one resource (a directory, a file) shared by every store object of `runtime`
+ * (default: the process's default runtime) that opens it; used by stores whose files give no
+ * cross-process coordination. Two runtimes hold separate leases, as two processes would.
  */
-export function leasesInProcess(scope: string): MemoryLeases {
-  let leases = processLeases.get(scope);
-  if (!leases) processLeases.set(scope, (leases = new MemoryLeases()));
+export function leasesInProcess(
+  scope: string,
+  runtime: ColloquyRuntime = defaultRuntime(),
+): MemoryLeases {
+  const byScope = runtime.use(PROCESS_LEASES);
+  let leases = byScope.get(scope);
+  if (!leases) byScope.set(scope, (leases = new MemoryLeases()));
   return leases;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import type { TracingProcessor } from '@openai/agents-core';
+import { isOffValue, readEnv } from '../env.js';
 import type { TraceStore } from '../stores/traceStore.js';
 import { otlpRequested, otlpTracesUrl } from './otlp.js';
 
@@ -46,16 +47,14 @@ export interface ResolvedTracing {
   processors: TracingProcessor[];
 }
 
-const OFF = /^(off|false|0|no)$/i;
-
 /** Whether an environment turns tracing off (`COLLOQUY_TRACING=off|false|0|no`). */
 export function tracingOffByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  return OFF.test(env.COLLOQUY_TRACING ?? '');
+  return isOffValue(readEnv('COLLOQUY_TRACING', env));
 }
 
 /** Whether an environment turns span text off (`COLLOQUY_TRACE_CONTENT=off|false|0|no`). */
 export function traceContentOffByEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  return OFF.test(env.COLLOQUY_TRACE_CONTENT ?? '');
+  return isOffValue(readEnv('COLLOQUY_TRACE_CONTENT', env));
 }
 
 /**
@@ -82,7 +81,7 @@ export function resolveTracing(
       ? { otlp: { ...(url ? { url } : {}), ...(serviceName ? { serviceName } : {}) } }
       : {}),
     openai: enabled && (options.openai ?? Boolean(env.OPENAI_API_KEY)),
-    secrets: [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, env.COLLOQUY_API_KEY].filter(
+    secrets: [env.OPENAI_API_KEY, env.ANTHROPIC_API_KEY, readEnv('COLLOQUY_API_KEY', env)].filter(
       (value): value is string => typeof value === 'string' && value.length >= 8,
     ),
     processors: [...(options.processors ?? [])],

@@ -10,6 +10,7 @@
  */
 import { getGlobalTraceProvider, type TracingProcessor } from '@openai/agents-core';
 import { getDefaultLogger } from '../logger.js';
+import { defaultRuntime, defineRuntimeSlot } from '../runtime.js';
 import { TracingHub } from './hub.js';
 import { createLogListener } from './logListener.js';
 import { OpenAIExportProcessor } from './openaiExport.js';
@@ -33,11 +34,20 @@ interface TracingState {
 }
 
 /**
- * The state lives on globalThis (as the SDK's trace provider does), so that every copy of
- * Colloquy in a process (the CLI's and the one a user module loaded) shares one recorder.
+ * The state lives on the default runtime (shared by every copy of Colloquy in a process), as the
+ * SDK's trace provider is process-wide: an agency with a runtime of its own records into it too.
+ * Its value is undefined until tracing is set up, and again after a shutdown.
  */
-const STATE = Symbol.for('colloquy.tracing.state');
-const holder = globalThis as { [STATE]?: TracingState };
+const TRACING_SLOT = defineRuntimeSlot<TracingState | undefined>('tracing', () => undefined);
+
+function stateOf(): TracingState | undefined {
+  return defaultRuntime().peek(TRACING_SLOT);
+}
+
+function setState(state: TracingState | undefined): void {
+  if (state) defaultRuntime().set(TRACING_SLOT, state);
+  else defaultRuntime().delete(TRACING_SLOT);
+}
 
 function newRecorder(): TraceRecorder {
   const recorder = new TraceRecorder();
@@ -73,8 +83,8 @@ function startOtlp(
  * ```
  */
 export function setupTracing(options: TracingOptions = {}): TraceRecorder {
-  const resolved = resolveTracing(options.env ?? process.env, options);
-  const state = holder[STATE];
+  const resolved = resolveTracing(options.env ?? defaultRuntime().env, options);
+  const state = stateOf();
   const recorder = state?.recorder ?? newRecorder();
   recorder.persist = resolved.enabled;
   recorder.defaultStore = resolved.store;
@@ -86,7 +96,7 @@ export function setupTracing(options: TracingOptions = {}): TraceRecorder {
   if (resolved.openai) processors.push(new OpenAIExportProcessor());
   const hub = state?.hub ?? new TracingHub(recorder);
   hub.setProcessors(recorder, processors);
-  holder[STATE] = { recorder, hub, resolved, ...(otlp ? { otlp } : {}) };
+  setState({ recorder, hub, resolved, ...(otlp ? { otlp } : {}) });
   hub.install();
   return recorder;
 }
@@ -96,7 +106,7 @@ export function setupTracing(options: TracingOptions = {}): TraceRecorder {
  * processor again if another processor list replaced it.
  */
 export function getTraceRecorder(): TraceRecorder {
-  const state = holder[STATE];
+  const state = stateOf();
   if (!state) return setupTracing();
   state.hub.ensureInstalled();
   return state.recorder;
@@ -104,7 +114,7 @@ export function getTraceRecorder(): TraceRecorder {
 
 /** The settings tracing was last set up with (resolved from the environment when it was not). */
 export function currentTracing(): ResolvedTracing {
-  return holder[STATE]?.resolved ?? resolveTracing();
+  return stateOf()?.resolved ?? resolveTracing(defaultRuntime().env);
 }
 
 /**
@@ -113,12 +123,12 @@ export function currentTracing(): ResolvedTracing {
  * your own processors to {@link setupTracing} so that they are kept.
  */
 export function restoreTraceProcessors(): void {
-  holder[STATE]?.hub.install();
+  stateOf()?.hub.install();
 }
 
 /** Waits until finished traces are saved and exported (the CLI calls it before exiting). */
 export async function flushTracing(): Promise<void> {
-  const state = holder[STATE];
+  const state = stateOf();
   if (!state) return;
   await getGlobalTraceProvider().forceFlush();
   await state.hub.forceFlush();
@@ -128,10 +138,10 @@ export async function flushTracing(): Promise<void> {
 
 /** Flushes and stops exporters (tests and servers call it on shutdown). */
 export async function shutdownTracing(): Promise<void> {
-  const state = holder[STATE];
+  const state = stateOf();
   if (!state) return;
   await flushTracing();
   const otlp = await state.otlp;
   await otlp?.close();
-  holder[STATE] = undefined;
+  setState(undefined);
 }

@@ -6,21 +6,18 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import { getDefaultLogger } from '../../logger.js';
 import { toRecordedResponse } from '../../models/recordingModel.js';
 import type { RunFrame } from '../call.js';
+import { currentScope, withScope } from './callScope.js';
 import type { ModelEntry } from './schema.js';
 import type { StepJournal } from './stepJournal.js';
 
-/** The run whose model calls are being made (set around each `Runner.run` of an agency run). */
-const running = new AsyncLocalStorage<RunFrame>();
-
 /** Runs `work` (one `Runner.run`) as `frame`'s run: its model calls are journaled under its path. */
 export function withJournalFrame<T>(frame: RunFrame, work: () => Promise<T>): Promise<T> {
-  return frame.call.journal ? running.run(frame, work) : work();
+  return frame.call.journal ? withScope({ frame }, work) : work();
 }
 
 /** The journal path of a run: the entry agent, then `/<send_message call id>>Recipient` per level. */
@@ -62,7 +59,7 @@ class JournaledModel implements Model {
   }
 
   async #step(request: ModelRequest): Promise<Step | undefined> {
-    const frame = running.getStore();
+    const frame = currentScope().frame;
     const journal = frame?.call.journal;
     if (!frame || !journal) return undefined;
     const path = journalPath(frame);
@@ -84,7 +81,7 @@ class JournaledModel implements Model {
 
   getResponse(request: ModelRequest): Promise<ModelResponse> {
     // Outside a journaled call: the wrapped model's own promise, without async frames.
-    if (!running.getStore()?.call.journal) return this.inner.getResponse(request);
+    if (!currentScope().frame?.call.journal) return this.inner.getResponse(request);
     return this.#journaledResponse(request);
   }
 

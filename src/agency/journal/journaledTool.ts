@@ -6,15 +6,11 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FunctionTool, RunContext, Tool } from '@openai/agents-core';
 import { ColloquyError } from '../../errors.js';
-import { frameOf, type RunFrame } from '../call.js';
+import { frameOf } from '../call.js';
 import { journalPath } from './journaledModel.js';
-import { withoutStepJournal } from './stepJournal.js';
-
-/** The tool call being run (parallel tool calls of one run share its RunContext). */
-const current = new AsyncLocalStorage<{ frame: RunFrame; toolCallId: string }>();
+import { currentScope, withScope } from './callScope.js';
 
 const JOURNALED = Symbol('colloquy.journaledTool');
 
@@ -30,8 +26,10 @@ export function journaledTool<T extends Tool<any>>(tool: T): T {
     const toolCallId = details?.toolCall?.callId;
     if (!frame || toolCallId === undefined) return inner.invoke(runContext, input, details);
     const own = () =>
-      current.run({ frame, toolCallId }, () =>
-        withoutStepJournal(() => inner.invoke(runContext, input, details)),
+      // The tool call (parallel tool calls of one run share its RunContext), outside any step
+      // journal: agency calls the tool's own code starts do not join this call's journal.
+      withScope({ tool: { frame, toolCallId }, journal: undefined }, () =>
+        inner.invoke(runContext, input, details),
       );
     const journal = frame.call.journal;
     if (!journal) return own();
@@ -68,7 +66,7 @@ export function journaledTool<T extends Tool<any>>(tool: T): T {
  * ```
  */
 export function idempotencyKey(runContext: RunContext<any> | undefined): string {
-  const running = current.getStore();
+  const running = currentScope().tool;
   const frame = frameOf(runContext as RunContext<unknown> | undefined) ?? running?.frame;
   if (!running || !frame || running.frame.call !== frame.call) {
     throw new ColloquyError(

@@ -11,9 +11,9 @@
  * `withFence`) cannot add to the journal after another worker took the call over.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AgentInputItem } from '@openai/agents-core';
 import type { ThreadStore } from '../../stores/types.js';
+import { currentScope, withScope } from './callScope.js';
 import { JOURNAL_ITEM_TYPE, parseJournalEntry, type JournalEntry } from './schema.js';
 
 /** The journal thread of a call: `~` never occurs in chat thread ids, so none can collide. */
@@ -138,23 +138,21 @@ export class StepJournal {
   }
 }
 
-const scope = new AsyncLocalStorage<StepJournal | undefined>();
-
 /**
  * Runs `work` with `journal` as the step journal of the agency call it starts (`getResponse`,
  * `getResponseStream` or `resume`). Agency calls started from inside a tool of that call (an
  * agency used as a tool) do not share it.
  */
 export function withStepJournal<T>(journal: StepJournal, work: () => Promise<T>): Promise<T> {
-  return scope.run(journal, work);
+  return withScope({ journal }, work);
 }
 
 /** Runs `work` outside any step journal scope (a tool's own code runs so). */
 export function withoutStepJournal<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run(undefined, work);
+  return withScope({ journal: undefined }, work);
 }
 
 /** The step journal an agency call started now belongs to, if any. */
 export function activeStepJournal(): StepJournal | undefined {
-  return scope.getStore();
+  return currentScope().journal;
 }

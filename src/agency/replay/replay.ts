@@ -101,7 +101,7 @@ export async function replayChat(
   const set = options.set ?? {};
   checkReplayChanges(agency, set);
   // The chat is read and forked between its calls (a call running now finishes first).
-  const gate = gateOf(store);
+  const gate = gateOf(store, agency.runtime);
   const leave =
     gate.tryEnter(options.chatId) ??
     (await gate.enter(

@@ -5,6 +5,7 @@
 import { DEFAULT_PORT } from '../../defaults.js';
 import type { Command } from 'commander';
 import { ConfigError } from '../../errors.js';
+import { readEnv } from '../../env.js';
 import { startDevServer } from '../devServer.js';
 
 interface DevFlags {
@@ -31,7 +32,7 @@ export function registerDevCommand(program: Command): void {
       const port = Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new ConfigError(`--port "${flags.port}" is not a port. Pass e.g. --port 8787.`);
-      const apiKey = flags.apiKey ?? (process.env.COLLOQUY_API_KEY || undefined);
+      const apiKey = flags.apiKey ?? readEnv('COLLOQUY_API_KEY');
       const dev = await startDevServer({
         port,
         host: flags.host,

@@ -11,15 +11,15 @@ import { ConfigError } from '../../errors.js';
 import type { Embedder } from '../../evals/scorers/similarity.js';
 import type { AgencyFactory, EvalTarget } from '../../evals/targets.js';
 import type { ProfileRegistry } from '../../models/profiles.js';
+import { cliContext } from '../context.js';
 
-let registry: Promise<ProfileRegistry> | undefined;
-
-/** The project's profiles (loaded once). */
+/** The project's profiles (loaded once per CLI process). */
 function profiles(): Promise<ProfileRegistry> {
-  registry ??= import('../../models/projectConfig.js').then(({ loadProjectProfiles }) =>
+  const context = cliContext();
+  context.profiles ??= import('../../models/projectConfig.js').then(({ loadProjectProfiles }) =>
     loadProjectProfiles({ cwd: process.cwd() }),
   );
-  return registry;
+  return context.profiles;
 }
 
 /** A maker of `profile`'s model (keys checked now, before any case runs). */

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PORT } from '../../defaults.js';
 import type { Command } from 'commander';
+import { readEnv } from '../../env.js';
 import { ConfigError } from '../../errors.js';
 
 interface ServeFlags {
@@ -156,7 +157,7 @@ export function registerServeCommand(program: Command): void {
         },
       });
       const agencies = [...server.registry.agencies.keys()];
-      const auth = Boolean(process.env.COLLOQUY_API_KEY || flags.apiKey || authenticate);
+      const auth = Boolean(readEnv('COLLOQUY_API_KEY') || flags.apiKey || authenticate);
       const ensembles = await server.registry.ensembles.names();
       const lines = [
         `Colloquy server listening on ${server.url}`,

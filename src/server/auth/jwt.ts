@@ -6,6 +6,7 @@
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ConfigError } from '../../errors.js';
+import { readEnv, type EnvName } from '../../env.js';
 import type { Authenticate, Principal } from './principal.js';
 
 /** Options of {@link jwtAuthenticator}: exactly one of `secret` and `jwksUrl`. */
@@ -41,9 +42,9 @@ export const JWKS_ALGORITHMS = [
 
 /** The JWT options in `env` (`COLLOQUY_JWT_SECRET`, `COLLOQUY_JWKS_URL`, ...), checked. */
 export function jwtOptionsFromEnv(env: NodeJS.ProcessEnv): JwtAuthOptions {
-  const pick = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  const pick = (name: EnvName) => String(readEnv(name, env) ?? '').trim() || undefined;
   const options: JwtAuthOptions = {};
-  const fields: Array<[keyof JwtAuthOptions, string]> = [
+  const fields: Array<[keyof JwtAuthOptions, EnvName]> = [
     ['secret', 'COLLOQUY_JWT_SECRET'],
     ['jwksUrl', 'COLLOQUY_JWKS_URL'],
     ['issuer', 'COLLOQUY_JWT_ISSUER'],

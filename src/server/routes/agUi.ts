@@ -42,7 +42,7 @@ export function agUiRoutes(context: RouteContext): Hono {
     const agency = agencyNamed(context, name);
     const body = await readJson(c, runAgentInputSchema);
     const chatId = body.threadId;
-    const pendingCalls = pendingCallsOf(context.registry);
+    const pendingCalls = pendingCallsOf(context.registry, context.runtime);
     const pending = await pendingCalls.get(name, chatId);
     const answers = pending ? answersOf(body, pending) : null;
     const clientTools = answers && pending ? pending.clientTools : clientToolsOf(body);

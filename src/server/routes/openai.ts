@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { PendingApproval } from '../../agency/approvals.js';
-import type { UsageSummary } from '../../agency/result.js';
+import type { Usage } from '../../usage.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
 import {
@@ -158,7 +158,7 @@ function wireToolCall(call: PendingApproval) {
   };
 }
 
-function usageOf(usage: UsageSummary) {
+function usageOf(usage: Usage) {
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,

@@ -66,7 +66,7 @@ export async function answeredCall(
   agency: string,
   outputs: Record<string, string>,
 ): Promise<AnsweredCall | null> {
-  const pending = pendingCallsOf(context.registry);
+  const pending = pendingCallsOf(context.registry, context.runtime);
   let chatId: string | undefined;
   for (const id of Object.keys(outputs)) {
     chatId ??= await pending.chatOfCall(agency, id);
@@ -129,7 +129,7 @@ export async function clientCallsOf(
       `The agency stopped for approval of ${approvals.map((a) => `${a.agent}.${a.toolName}`).join(', ')}, which /v1 cannot ask for (clients must not retry this). Use POST /agencies/${agency}/ag-ui, /ui-messages or /responses with /resume.`,
     );
   }
-  await pendingCallsOf(context.registry).set(chatId, {
+  await pendingCallsOf(context.registry, context.runtime).set(chatId, {
     agency,
     state: result.state,
     approvals,

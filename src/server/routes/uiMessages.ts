@@ -100,7 +100,7 @@ export function uiMessageRoutes(context: RouteContext): Hono {
     const agency = agencyNamed(context, name);
     const body = await readJson(c, uiMessagesBodySchema);
     const chatId = body.id;
-    const pendingCalls = pendingCallsOf(context.registry);
+    const pendingCalls = pendingCallsOf(context.registry, context.runtime);
     const pending = await pendingCalls.get(name, chatId);
     const answers = pending ? answersOf(body, pending) : null;
     const clientTools = answers && pending ? pending.clientTools : (body.tools ?? []);
