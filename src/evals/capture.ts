@@ -12,6 +12,7 @@
  * reported, with what to turn on.
  * @module
  */
+import { readEnv } from '../env.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ColloquyError, ConfigError } from '../errors.js';
@@ -181,7 +182,7 @@ export async function captureCase(options: CaptureOptions): Promise<CaptureResul
     (entry) => entry.meta && runs.has(entry.meta.runId) && isModelOutput(entry.item),
   );
   const wanted = new Set(outputs.map((entry) => outputSignature(entry.item)));
-  const recording = options.recording ?? env.COLLOQUY_RECORD;
+  const recording = options.recording ?? readEnv('COLLOQUY_RECORD', env);
   if (!recording) throw notRecorded(options.chatId, 'no recording was given.');
   if (!existsSync(recording))
     throw notRecorded(options.chatId, `the recording ${recording} does not exist.`);

@@ -4,6 +4,7 @@
  * cassette (`COLLOQUY_RECORD=path`), plus the model settings an agent using it should carry.
  * @module
  */
+import { readEnv } from '../env.js';
 import type { Model, ModelProvider, ModelSettings } from '@openai/agents-core';
 import type { Logger } from 'pino';
 import { ColloquyError } from '../errors.js';
@@ -151,7 +152,7 @@ export function createModel(
     onAttempt: options.onAttempt,
     secrets,
   });
-  const record = options.record === undefined ? env.COLLOQUY_RECORD : options.record;
+  const record = options.record === undefined ? readEnv('COLLOQUY_RECORD', env) : options.record;
   const [, primaryProfile] = lookup(profileOrName, registry);
   const price = profilePrice(primaryProfile) ?? modelPrice(primaryProfile.model);
   if (price) setModelPrice(model, price);

@@ -4,6 +4,7 @@
  * connections, agencies and stores).
  * @module
  */
+import { readEnv } from '../env.js';
 import { DEFAULT_PORT } from '../defaults.js';
 import type { AddressInfo } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
@@ -107,8 +108,7 @@ function resolveServeOptions(options: StartServerOptions): ResolvedServeOptions 
       `Port ${port} is not a TCP port. Pass a whole number from 0 to 65535 (0 picks a free one).`,
     );
   }
-  const envKey =
-    env.COLLOQUY_API_KEY && env.COLLOQUY_API_KEY !== '' ? env.COLLOQUY_API_KEY : undefined;
+  const envKey = readEnv('COLLOQUY_API_KEY', env);
   return {
     port,
     host: options.host ?? '127.0.0.1',

@@ -6,6 +6,7 @@
  * Schedules added by another process (the `colloquy schedule` CLI) are picked up within `syncMs`.
  * @module
  */
+import { storeCapabilities } from '../../stores/capabilities.js';
 import { ColloquyError, ConfigError } from '../../errors.js';
 import { getDefaultLogger } from '../../logger.js';
 import type { ScheduleSpec } from '../../schedules/spec.js';
@@ -120,7 +121,9 @@ export class LocalSchedules implements Schedules {
       if (schedule.source === 'config' && !(schedule.id in config)) await this.remove(schedule.id);
     this.#started = true;
     await this.#refresh();
-    const shared = ['sqlite', 'jsonfile', 'redis', 'postgres'].includes(this.#options.store.kind);
+    // A store whose leases reach beyond this object keeps its records where another process (or
+    // another store object on the same file) may change them: poll for those changes.
+    const shared = storeCapabilities(this.#options.store).leases;
     const syncMs = this.#options.syncMs ?? (shared ? 5_000 : 0);
     if (syncMs <= 0) return;
     this.#sync = setInterval(() => {
