@@ -24,6 +24,11 @@ interface ThreadState {
   segment: Segment;
 }
 
+function hasKeys(object: Record<string, unknown>): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
 function version(state: ThreadState): number {
   return state.segment.base + state.segment.items.length;
 }
@@ -158,7 +163,7 @@ export class MemoryStore extends BaseStore {
       record: {
         threadId,
         chatId,
-        metadata: JSON.parse(metadata) as Record<string, unknown>,
+        metadata: metadata === '{}' ? {} : (JSON.parse(metadata) as Record<string, unknown>),
         forkedFrom: null,
         createdAt: now,
         updatedAt: now,
@@ -169,7 +174,17 @@ export class MemoryStore extends BaseStore {
     return state;
   }
 
+  /** A copy the caller may change: fields copied one by one, only non-empty metadata deeply. */
   #record(state: ThreadState): ThreadRecord {
-    return { ...jsonCopy(state.record), version: version(state) };
+    const { record } = state;
+    return {
+      threadId: record.threadId,
+      chatId: record.chatId,
+      metadata: hasKeys(record.metadata) ? jsonCopy(record.metadata) : {},
+      forkedFrom: record.forkedFrom ? { ...record.forkedFrom } : null,
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+      version: version(state),
+    };
   }
 }
