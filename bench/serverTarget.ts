@@ -129,24 +129,28 @@ function sdk(floor = false): Promise<number> {
     return s;
   };
   const b = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
-  const agentFor = (chatId: string) =>
-    new SdkAgent({
-      name: 'A',
-      instructions: 'Delegate to B.',
-      model: modelA,
-      tools: [
-        tool({
-          name: 'send_message',
-          description: 'Message B.',
-          parameters: z.object({ recipient: z.string(), message: z.string() }),
-          execute: async ({ message }) =>
-            String(
-              (await runner.run(b, message, { session: session(sessionsB, chatId) })).finalOutput,
-            ),
-        }),
-      ],
-    });
-  const modelA = new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi' }));
+  // One agent A for every chat (built once, as a server would): the tool finds the chat's session
+  // of B through the run context, so no agent, tool or JSON schema is made per request.
+  const agentA = new SdkAgent<{ chatId: string }>({
+    name: 'A',
+    instructions: 'Delegate to B.',
+    model: new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi' })),
+    tools: [
+      tool({
+        name: 'send_message',
+        description: 'Message B.',
+        parameters: z.object({ recipient: z.string(), message: z.string() }),
+        execute: async ({ message }, runContext) =>
+          String(
+            (
+              await runner.run(b, message, {
+                session: session(sessionsB, (runContext?.context as { chatId: string }).chatId),
+              })
+            ).finalOutput,
+          ),
+      }),
+    ],
+  });
 
   async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
     const chunks: Buffer[] = [];
@@ -168,7 +172,8 @@ function sdk(floor = false): Promise<number> {
       if (req.url === '/agencies/bench/responses') {
         const chatId = (input.chatId as string | undefined) ?? randomUUID();
         if (floor) return json(res, 200, { chatId, finalOutput: cannedResult(chatId).finalOutput });
-        const result = await runner.run(agentFor(chatId), String(input.message), {
+        const result = await runner.run(agentA, String(input.message), {
+          context: { chatId },
           session: session(sessionsA, chatId),
         });
         return json(res, 200, { chatId, finalOutput: result.finalOutput });
@@ -199,7 +204,8 @@ function sdk(floor = false): Promise<number> {
           return;
         }
         if (input.stream === true) {
-          const stream = await runner.run(agentFor(chatId), text, {
+          const stream = await runner.run(agentA, text, {
+            context: { chatId },
             session: session(sessionsA, chatId),
             stream: true,
           });
@@ -216,7 +222,8 @@ function sdk(floor = false): Promise<number> {
           res.end('data: [DONE]\n\n');
           return;
         }
-        const result = await runner.run(agentFor(chatId), text, {
+        const result = await runner.run(agentA, text, {
+          context: { chatId },
           session: session(sessionsA, chatId),
         });
         return json(res, 200, {
