@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { commandWord } from '../../src/cli/main.js';
 
 const BIN = fileURLToPath(new URL('../../bin/colloquy.js', import.meta.url));
@@ -160,6 +160,24 @@ describe('CLI start-up', () => {
     expect(before).not.toMatch(/@openai\/agents-openai/);
     expect(after).toMatch(/@openai\/agents-openai/);
   });
+
+  it('serve without --auth jwt does not load jose (JWT verification loads only when asked for)', async () => {
+    const log = path.join(dir, 'serve.log');
+    const child = spawn(process.execPath, ['--import', HOOKS, BIN, 'serve', '--port', '0'], {
+      cwd: dir,
+      env: { ...process.env, COLLOQUY_IMPORT_LOG: log, COLLOQUY_DB: path.join(dir, 'serve.db') },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      await vi.waitFor(() => expect(stdout).toMatch(/127\.0\.0\.1:\d+/), { timeout: 30_000 });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(urls.some((url) => url.includes('/server/serve.'))).toBe(true);
+    expect(urls.filter((url) => /node_modules\/jose\//.test(url))).toEqual([]);
+  }, 40_000);
 
   it('finds the command word after global options', () => {
     expect(commandWord(['node', 'colloquy', '--log-level', 'debug', 'demo', 'x'])).toBe('demo');

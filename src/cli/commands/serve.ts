@@ -116,8 +116,11 @@ export function registerServeCommand(program: Command): void {
       const { importModuleExports } = await import('../loadModule.js');
       const { createDemoAgency } = await import('../../demo/demoAgency.js');
       const { ThreadManager } = await import('../../threads/threadManager.js');
-      const { authenticatorFor } = await import('../../server/auth/jwt.js');
-      const authenticate = authenticatorFor(flags.auth, process.env);
+      // JWT verification (jose, some 170 modules) loads only for a server that verifies JWTs.
+      const authenticate =
+        flags.auth === 'key'
+          ? undefined
+          : (await import('../../server/auth/jwt.js')).authenticatorFor(flags.auth, process.env);
       const queued = await queuedSetup(flags);
       const server = await startServer({
         ...(queued

@@ -4,6 +4,7 @@
  * `scope`) containing `colloquy:admin` makes an admin.
  * @module
  */
+import { InvalidTokenError } from './invalidToken.js';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { ConfigError } from '../../errors.js';
 import { readEnv, type EnvName } from '../../env.js';
@@ -65,10 +66,7 @@ function scopesOf(payload: JWTPayload, claim: string): string[] {
   return [];
 }
 
-/** Thrown for a token that is missing, malformed, expired or not signed by a trusted key. */
-export class InvalidTokenError extends Error {
-  override readonly name = 'InvalidTokenError';
-}
+export { InvalidTokenError };
 
 /** An {@link Authenticate} verifying `Authorization: Bearer <JWT>`. */
 export function jwtAuthenticator(options: JwtAuthOptions): Authenticate {

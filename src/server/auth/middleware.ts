@@ -6,7 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { OPEN_PATHS } from '../auth.js';
 import type { ErrorBody } from '../errors.js';
-import { InvalidTokenError } from './jwt.js';
+import { InvalidTokenError } from './invalidToken.js';
 import { withPrincipal, type Authenticate } from './principal.js';
 
 /** Middleware answering 401 unless `authenticate` finds the request's user. */
