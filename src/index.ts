@@ -9,13 +9,12 @@
  * `colloquy/models`, `colloquy/tracing`, `colloquy/files`, `colloquy/ensembles`,
  * `colloquy/llm-orc`, `colloquy/testing`, `colloquy/server`, `colloquy/queue`, `colloquy/redis`
  * and `colloquy/postgres`.
+ *
+ * Importing it changes nothing in the SDK: an `Agency` runs agents named by a model string on
+ * OpenAI through its own Runner, and your own Runners keep the SDK's default provider (call
+ * `useOpenAIByDefault()` from `colloquy/models` to make it OpenAI, as `@openai/agents` does).
  * @module
  */
-import { useOpenAIByDefault } from './models/openaiDefault.js';
-
-// Agents named by a model string run on OpenAI, as with `@openai/agents` (see openaiDefault.ts).
-useOpenAIByDefault();
-
 export { Agent } from './agency/agent.js';
 export type { AgentOptions } from './agency/agent.js';
 export { Agency } from './agency/agency.js';

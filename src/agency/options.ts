@@ -3,6 +3,7 @@
  * checked (once, at construction).
  * @module
  */
+import { openAIProvider } from '../models/openaiDefault.js';
 import { Runner } from '@openai/agents-core';
 import type { Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
@@ -226,7 +227,11 @@ export function resolveAgencyOptions(
     traceContent: options.traceContent,
     runner:
       options.runner ??
-      new Runner(runnerTracingConfig({ tracing, content: options.traceContent }, currentTracing())),
+      new Runner({
+        ...runnerTracingConfig({ tracing, content: options.traceContent }, currentTracing()),
+        // Model names resolve on OpenAI (loaded on first use) without touching the SDK's default.
+        modelProvider: openAIProvider(),
+      }),
     context: { ...options.userContext },
     maxTurns,
     maxTurnsByAgent,

@@ -97,6 +97,9 @@ async function importFile(
   const cached = fresh ? undefined : cache.get(file);
   if (cached) return cached;
   const importing = (async () => {
+    // The CLI's process is ours: Runners the module makes itself run model names on OpenAI, as
+    // with `@openai/agents` (nothing loads until a model is asked for).
+    (await import('../models/openaiDefault.js')).useOpenAIByDefault();
     if (fresh) {
       const { tsImport } = await importOptionalPeer('tsx', () => import('tsx/esm/api'));
       // A reload must re-read the module and the files it imports: tsImport loads them under a

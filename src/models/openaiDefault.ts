@@ -1,11 +1,12 @@
 /**
- * The SDK's default model provider, as `@openai/agents` sets it: an agent whose `model` is a
- * plain name (`'gpt-4.1-mini'`) runs on OpenAI. Colloquy's entry point installs it because the
- * AI-SDK adapter (whose import used to install it as a side effect) now loads only on demand.
+ * OpenAI as the provider of plain model names (`'gpt-4.1-mini'`), as `@openai/agents` makes it.
+ * An `Agency` gives its own Runner {@link openAIProvider}; the CLI, whose process is Colloquy's,
+ * also makes it the SDK's default for the Runners of the modules it loads
+ * ({@link useOpenAIByDefault}). Importing `colloquy` changes nothing in the SDK.
  *
  * The provider loads `@openai/agents-openai` (and the OpenAI client's resources) when the first
- * agent asks it for a model, not when `colloquy` is imported: an application whose agents all
- * use other models, a script-only ensemble and an idle server never load it.
+ * agent asks it for a model: an application whose agents all use other models, a script-only
+ * ensemble and an idle server never load it.
  * @module
  */
 import { setDefaultModelProvider } from '@openai/agents-core';
@@ -30,6 +31,14 @@ class LazyOpenAIProvider implements ModelProvider {
   async close(): Promise<void> {
     if (this.#provider) await (await this.#provider).close();
   }
+}
+
+/**
+ * A provider that runs model names on OpenAI, loading `@openai/agents-openai` when it is first
+ * asked for a model: what an `Agency`'s own Runner uses, leaving the SDK's default alone.
+ */
+export function openAIProvider(): ModelProvider {
+  return new LazyOpenAIProvider();
 }
 
 /**

@@ -133,16 +133,23 @@ describe('CLI start-up', () => {
     }
   });
 
-  it('importing colloquy loads the OpenAI provider only when an agent first names a model', () => {
+  it('importing colloquy changes nothing in the SDK; an Agency loads the OpenAI provider only when an agent first names a model', () => {
     const log = path.join(dir, 'root.log');
     const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
     const script = [
-      `await import(${JSON.stringify(entry)});`,
+      `const { Agency, Agent, MemoryStore } = await import(${JSON.stringify(entry)});`,
       "const { appendFileSync } = await import('node:fs');",
       `appendFileSync(${JSON.stringify(log)}, 'MARK\\n');`,
-      "const { Runner } = await import('@openai/agents-core');",
-      "const model = await new Runner().config.modelProvider.getModel('gpt-4.1-mini');",
+      "const agent = new Agent({ name: 'A', instructions: 'x' });",
+      'const agency = new Agency({ entryPoints: [agent], store: new MemoryStore() });',
+      "const model = await agency.runner.config.modelProvider.getModel('gpt-4.1-mini');",
       'console.log(model.constructor.name);',
+      // Importing colloquy left the SDK's own default provider unset.
+      "const { Runner } = await import('@openai/agents-core');",
+      "await Promise.resolve().then(() => new Runner().config.modelProvider.getModel('gpt-4.1-mini')).then(",
+      "  () => console.log('SDK default: set'),",
+      "  (error) => console.log('SDK default: ' + error.message),",
+      ');',
     ].join('\n');
     const run = spawnSync(
       process.execPath,
@@ -155,6 +162,7 @@ describe('CLI start-up', () => {
     );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/OpenAI\w*Model/);
+    expect(run.stdout).toMatch(/SDK default: No default model provider set/);
     const [before, after] = readFileSync(log, 'utf8').split('MARK\n');
     expect(before).toMatch(/@openai\/agents-core/);
     expect(before).not.toMatch(/@openai\/agents-openai/);
