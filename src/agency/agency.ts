@@ -4,11 +4,9 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { RunState } from '@openai/agents-core';
 import type { Runner, Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { AgencyMemory } from '../memory/agencyMemory.js';
-import { clientTools } from './clientTools.js';
 import { modelPrice, type ModelPrice } from '../models/pricing.js';
 import type { Checkpoint } from '../stores/types.js';
 import { checkpointChat, forkChat, rollbackChat } from '../threads/chatHistory.js';
@@ -17,13 +15,15 @@ import type { ColloquyRuntime } from '../runtime.js';
 import type { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import { getTraceRecorder } from '../tracing/setup.js';
-import { traceCall } from '../tracing/traceCall.js';
-import { parsePendingCall, type ApprovalDecisions } from './approvals.js';
 import { ChatActivity } from './chatActivity.js';
 import { getCompletion, getCompletionStream } from './completion.js';
-import { gateOf, type ChatGate } from './chatGate.js';
-import { needsChatLease, withChatLease } from './chatLease.js';
-import { runEntryCall, type EntryCallHost } from './entryCall.js';
+import {
+  runChatCall,
+  type ChatCallHost,
+  type ChatCallOptions,
+  type ResumePoint,
+} from './chatCall.js';
+import { gateOf } from './chatGate.js';
 import type { AgencyStreamEvent } from './events.js';
 import { buildGraph, type AgencyGraph } from './graph.js';
 import type { AgencyInput } from './input.js';
@@ -37,6 +37,7 @@ import {
 import type { AgencyResponse } from './result.js';
 import type { AgencyHooks, AgencyRuntime } from './runtime.js';
 import { buildRuntimeAgents } from './runtimeAgents.js';
+import { resumedCall } from './resumeCall.js';
 import { createSend } from './sendMessage.js';
 import { streamCall } from './streaming.js';
 
@@ -64,20 +65,16 @@ export class Agency implements AgencyRuntime {
   readonly historyView: ViewOptions | undefined;
   /** The shared context of calls that pass none (seeded from `userContext`). */
   readonly context: Record<string, unknown>;
-  readonly #chatWaitMs: number;
   readonly #maxTurns: number;
   readonly #maxTurnsByAgent: Record<string, number>;
   readonly validationAttempts: number;
-  readonly #gate: ChatGate;
   readonly #prices: Record<string, ModelPrice>;
   #chatId = newChatId();
   readonly #ownsStore: boolean;
   readonly #activity = new ChatActivity();
-  readonly #entry: EntryCallHost;
+  readonly #host: ChatCallHost;
   readonly #graph: AgencyGraph;
   readonly #runtimeAgents: Map<string, SdkAgent<any, any>>;
-  readonly #tracing: boolean;
-  readonly #traceContent: boolean | undefined;
   /** The agency's memory (`memory` option), or undefined without it. */
   readonly memory: AgencyMemory | undefined;
   /** The options the agency was built with, as given (what-if replays build a branch from them). */
@@ -96,15 +93,11 @@ export class Agency implements AgencyRuntime {
     this.threads = resolved.threads;
     this.historyView = resolved.historyView;
     this.hooks = resolved.hooks;
-    this.#tracing = resolved.tracing;
-    this.#traceContent = resolved.traceContent;
-    if (this.#tracing) getTraceRecorder();
+    if (resolved.tracing) getTraceRecorder();
     this.runner = resolved.runner;
     this.context = resolved.context;
     this.#maxTurns = resolved.maxTurns;
     this.#maxTurnsByAgent = resolved.maxTurnsByAgent;
-    this.#chatWaitMs = resolved.chatWaitMs;
-    this.#gate = gateOf(this.threads.store, this.runtime);
     this.#prices = resolved.prices;
     this.validationAttempts = resolved.validationAttempts;
     this.#runtimeAgents = buildRuntimeAgents(
@@ -113,22 +106,29 @@ export class Agency implements AgencyRuntime {
       resolved.sendMessageTool,
       createSend(this),
     );
-    this.#entry = {
-      runtime: this,
-      name: this.name,
-      graph: this.#graph,
-      router: resolved.router,
-      context: this.context,
-      maxAttachmentBytes: resolved.maxAttachmentBytes,
-      autoCheckpoint: resolved.autoCheckpoint,
-      memory: (this.memory = resolved.memory
-        ? new AgencyMemory(resolved.memory, {
-            agency: this.name,
-            runner: this.runner,
-            store: this.threads.store,
-            entryPoints: this.#graph.entryPoints,
-          })
-        : undefined),
+    this.memory = resolved.memory
+      ? new AgencyMemory(resolved.memory, {
+          agency: this.name,
+          runner: this.runner,
+          store: this.threads.store,
+          entryPoints: this.#graph.entryPoints,
+        })
+      : undefined;
+    this.#host = {
+      entry: {
+        runtime: this,
+        name: this.name,
+        graph: this.#graph,
+        router: resolved.router,
+        context: this.context,
+        maxAttachmentBytes: resolved.maxAttachmentBytes,
+        autoCheckpoint: resolved.autoCheckpoint,
+        memory: this.memory,
+      },
+      gate: gateOf(this.threads.store, this.runtime),
+      chatWaitMs: resolved.chatWaitMs,
+      tracing: resolved.tracing,
+      traceContent: resolved.traceContent,
     };
   }
 
@@ -235,23 +235,8 @@ export class Agency implements AgencyRuntime {
     });
   }
 
-  async #resumed(state: string, options: ResumeOptions) {
-    const pending = parsePendingCall(state);
-    const base = this.runtimeAgent(pending.agent);
-    const extra = clientTools(options.clientTools);
-    const agent =
-      extra.length > 0 || options.outputType
-        ? base.clone({
-            ...(extra.length > 0 ? { tools: [...base.tools, ...extra] } : {}),
-            ...(options.outputType ? { outputType: options.outputType } : {}),
-          })
-        : base;
-    const runState = await RunState.fromString(agent, pending.state);
-    return {
-      message: '',
-      callOptions: { ...options, chatId: pending.chatId, recipient: pending.agent },
-      resume: { runId: pending.runId, state: runState },
-    };
+  #resumed(state: string, options: ResumeOptions) {
+    return resumedCall((name) => this.runtimeAgent(name), state, options);
   }
 
   /**
@@ -344,61 +329,14 @@ export class Agency implements AgencyRuntime {
 
   #run(
     message: AgencyInput,
-    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
+    options: ChatCallOptions,
     emit?: (event: AgencyStreamEvent) => void,
-    resume?: { runId: string; state: RunState<any, any> },
+    resume?: ResumePoint,
   ): Promise<AgencyResponse> {
     const chatId = options.chatId ?? this.#chatId;
-    return this.#activity.track(chatId, this.#call(chatId, message, options, emit, resume));
-  }
-
-  /** One call: holds the chat (gate, then the lease on stores that need one) and its trace. */
-  async #call(
-    chatId: string,
-    message: AgencyInput,
-    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
-    emit: ((event: AgencyStreamEvent) => void) | undefined,
-    resume: { runId: string; state: RunState<any, any> } | undefined,
-  ): Promise<AgencyResponse> {
-    const leave =
-      this.#gate.tryEnter(chatId) ??
-      (await this.#gate.enter(chatId, this.#chatWaitMs, options.signal));
-    try {
-      const store = this.threads.store;
-      if (!needsChatLease(store)) return await this.#traced(chatId, message, options, emit, resume);
-      return await withChatLease(store, chatId, this.#chatWaitMs, options.signal, () =>
-        this.#traced(chatId, message, options, emit, resume),
-      );
-    } finally {
-      leave();
-    }
-  }
-
-  /** The call's work, in a trace unless nothing would be traced. */
-  #traced(
-    chatId: string,
-    message: AgencyInput,
-    options: GetResponseOptions & ApprovalDecisions & Pick<ResumeOptions, 'toolOutputs'>,
-    emit: ((event: AgencyStreamEvent) => void) | undefined,
-    resume: { runId: string; state: RunState<any, any> } | undefined,
-  ): Promise<AgencyResponse> {
-    const runId = resume?.runId ?? `run_${randomUUID()}`;
-    const work = (): Promise<AgencyResponse> =>
-      runEntryCall(this.#entry, message, options, chatId, emit, resume ?? runId);
-    // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
-    // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
-    if (!this.#tracing && this.runner.config.tracingDisabled) return work();
-    return traceCall(
-      {
-        name: `agency ${this.name}`,
-        chatId,
-        runId,
-        agency: this.name,
-        store: this.threads.store,
-        enabled: this.#tracing,
-        ...(this.#traceContent === undefined ? {} : { content: this.#traceContent }),
-      },
-      work,
+    return this.#activity.track(
+      chatId,
+      runChatCall(this.#host, chatId, message, options, emit, resume),
     );
   }
 }

@@ -1,0 +1,92 @@
+/**
+ * One call of a chat, from the outside in: hold the chat (its in-process gate, then the store's
+ * chat lease where the store needs one), open the call's trace, run the entry call.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { RunState } from '@openai/agents-core';
+import type { ThreadStore } from '../stores/types.js';
+import { traceCall } from '../tracing/traceCall.js';
+import type { ApprovalDecisions } from './approvals.js';
+import type { ChatGate } from './chatGate.js';
+import { needsChatLease, withChatLease } from './chatLease.js';
+import { runEntryCall, type EntryCallHost } from './entryCall.js';
+import type { AgencyStreamEvent } from './events.js';
+import type { AgencyInput } from './input.js';
+import type { GetResponseOptions, ResumeOptions } from './options.js';
+import type { AgencyResponse } from './result.js';
+
+/** What holding and tracing a call needs of its agency, resolved once at construction. */
+export interface ChatCallHost {
+  entry: EntryCallHost;
+  gate: ChatGate;
+  chatWaitMs: number;
+  /** The agency's `tracing` option. */
+  tracing: boolean;
+  /** The agency's `traceContent` option, when given. */
+  traceContent: boolean | undefined;
+}
+
+/** Every option one call can carry: the public ones plus approvals and client tool outputs. */
+export type ChatCallOptions = GetResponseOptions &
+  ApprovalDecisions &
+  Pick<ResumeOptions, 'toolOutputs'>;
+
+/** A stopped run to continue, from `Agency.resume`. */
+export interface ResumePoint {
+  runId: string;
+  state: RunState<any, any>;
+}
+
+/** Runs one call of `chatId`: calls of one chat run one at a time, across processes on stores with leases. */
+export async function runChatCall(
+  host: ChatCallHost,
+  chatId: string,
+  message: AgencyInput,
+  options: ChatCallOptions,
+  emit: ((event: AgencyStreamEvent) => void) | undefined,
+  resume: ResumePoint | undefined,
+): Promise<AgencyResponse> {
+  const leave =
+    host.gate.tryEnter(chatId) ?? (await host.gate.enter(chatId, host.chatWaitMs, options.signal));
+  try {
+    const store = host.entry.runtime.threads.store;
+    if (!needsChatLease(store))
+      return await traced(host, store, chatId, message, options, emit, resume);
+    return await withChatLease(store, chatId, host.chatWaitMs, options.signal, () =>
+      traced(host, store, chatId, message, options, emit, resume),
+    );
+  } finally {
+    leave();
+  }
+}
+
+/** The call's work, in a trace unless nothing would be traced. */
+function traced(
+  host: ChatCallHost,
+  store: ThreadStore,
+  chatId: string,
+  message: AgencyInput,
+  options: ChatCallOptions,
+  emit: ((event: AgencyStreamEvent) => void) | undefined,
+  resume: ResumePoint | undefined,
+): Promise<AgencyResponse> {
+  const runId = resume?.runId ?? `run_${randomUUID()}`;
+  const work = (): Promise<AgencyResponse> =>
+    runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId);
+  // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
+  // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
+  if (!host.tracing && host.entry.runtime.runner.config.tracingDisabled) return work();
+  return traceCall(
+    {
+      name: `agency ${host.entry.name}`,
+      chatId,
+      runId,
+      agency: host.entry.name,
+      store,
+      enabled: host.tracing,
+      ...(host.traceContent === undefined ? {} : { content: host.traceContent }),
+    },
+    work,
+  );
+}
