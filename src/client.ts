@@ -100,6 +100,7 @@ export function createClient(options: ClientOptions) {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     if (!res.ok) {
+      // A body that is not JSON (a proxy's error page): the status alone describes the error.
       const error = ((await res.json().catch(() => ({}))) as { error?: Record<string, string> })
         .error;
       throw new ColloquyClientError(

@@ -94,6 +94,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   try {
     return JSON.stringify(a) === JSON.stringify(b);
   } catch {
+    // Not serialisable (a cycle, a BigInt): treated as changed.
     return false;
   }
 }

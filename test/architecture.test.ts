@@ -16,7 +16,7 @@ import {
   type FolderEdge,
   type LayerRules,
 } from './support/importGraph.js';
-import { moduleState, sdkInternalUses, sourceFiles } from './support/sourceRules.js';
+import { moduleState, sdkInternalUses, silentCatches, sourceFiles } from './support/sourceRules.js';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
@@ -344,6 +344,36 @@ describe('module-level mutable state', () => {
       'x.ts:storage',
       'x.ts:globalThis',
       'x.ts:globalThis',
+    ]);
+  });
+});
+
+describe('errors that are dropped say why', () => {
+  it('has no catch that ignores its error without a comment, a log or a rethrow', () => {
+    const silent = sourceFiles(src).flatMap(({ file, source }) => silentCatches(file, source));
+    expect(silent.map(({ file, line, what }) => `src/${file}:${line} ${what}`)).toEqual([]);
+  });
+
+  it('finds catch blocks and .catch handlers that drop the error silently', async () => {
+    const ts = (await import('typescript')).default;
+    const text = [
+      'try { a(); } catch { return 1; }', // 1: silent
+      'try { a(); } catch (error) { log(error); }', // used
+      'try { a(); } catch { throw new Error("b"); }', // rethrown
+      'try { a(); } catch {', // commented
+      '  // Not there: the default applies.',
+      '  return 2;',
+      '}',
+      'p.catch(() => undefined);', // 8: silent
+      'p.catch((e) => e);', // used
+      'p.catch(() => undefined); // closing: already gone',
+      "emitter.on('error', () => undefined);", // 11: silent
+    ].join('\n');
+    const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true);
+    expect(silentCatches('x.ts', source).map(({ line, what }) => `${line} ${what}`)).toEqual([
+      '1 catch',
+      '8 .catch',
+      '11 .on',
     ]);
   });
 });

@@ -105,6 +105,7 @@ function parseArgs(input: unknown): Omit<SendRequest, 'sender' | 'runContext' | 
     try {
       value = JSON.parse(input);
     } catch {
+      // The model sent broken arguments: it reads why in the tool output.
       return `Error: send_message arguments are not valid JSON: ${input.slice(0, 200)}`;
     }
   }

@@ -145,7 +145,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       server = await start(registry, port);
       options.onReload?.({ type: 'reloaded', agencies: [...registry.agencies.keys()], changed });
     });
-    queue = swap.catch(() => undefined);
+    queue = swap.catch(() => undefined); // the caller of swap gets its error; the next swap runs
     return swap;
   };
 

@@ -122,7 +122,7 @@ async function importFile(
   // A failed or timed-out import is not cached, so that a later load tries again.
   const loading = withImportDeadline(importing, file, timeoutMs);
   cache.set(file, loading);
-  loading.catch(() => cache.delete(file));
+  loading.catch(() => cache.delete(file)); // the caller gets the error; the next load retries
   return loading;
 }
 

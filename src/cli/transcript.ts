@@ -23,6 +23,7 @@ function argsOf(item: TaggedItem['item']): Record<string, unknown> {
   try {
     return JSON.parse(item.arguments) as Record<string, unknown>;
   } catch {
+    // Arguments that are not JSON: shown without fields.
     return {};
   }
 }

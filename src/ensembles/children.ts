@@ -148,6 +148,7 @@ export function childRunner(options: {
   /** The ensemble a dispatch agent runs: its recorded target, loaded; else why not, as a failure. */
   const dispatched = async (agentName: string, record: AgentInput['dispatch']) => {
     const known = async () => {
+      // Only a hint in an error already being reported: without the list, the error stands.
       const names = options.known ? await options.known(options.parent).catch(() => []) : [];
       return names.length ? ` Known ensembles: ${names.join(', ')}.` : '';
     };

@@ -32,6 +32,7 @@ export function walk(value: unknown, path: string[]): unknown {
       try {
         current = JSON.parse(current) as unknown;
       } catch {
+        // A string that is not JSON has no fields: the path leads nowhere.
         return null;
       }
     }

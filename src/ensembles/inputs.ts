@@ -108,6 +108,7 @@ function jsonArray(value: unknown): unknown[] | undefined {
     const parsed = JSON.parse(value) as unknown;
     return Array.isArray(parsed) ? parsed : undefined;
   } catch {
+    // Only looked like a JSON array: not a list.
     return undefined;
   }
 }

@@ -330,6 +330,8 @@ function spawnScript(
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) =>
       finish(exited ? exitCode : code, exited ? exitSignal : signal),
     );
+    // A script that exits without reading its input breaks the pipe (EPIPE): its exit code and
+    // stderr say what happened, so the pipe's own error adds nothing.
     child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(options.stdin));
   });

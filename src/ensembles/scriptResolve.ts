@@ -93,6 +93,7 @@ const isFile = (file: string): boolean => {
   try {
     return statSync(file).isFile();
   } catch {
+    // Missing or unreadable: not a file here.
     return false;
   }
 };
@@ -112,6 +113,7 @@ function runsItself(file: string): boolean {
         [0xfeedfacf, 0xcffaedfe, 0xfeedface, 0xcefaedfe].includes(magic.readUInt32BE(0)))
     );
   } catch {
+    // Unreadable: not run directly (the interpreter is picked by extension).
     return false;
   } finally {
     if (fd !== undefined) closeSync(fd);

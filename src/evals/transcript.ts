@@ -12,6 +12,7 @@ function parseArgs(text: unknown): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // Arguments that are not JSON: kept as the text.
     return text;
   }
 }

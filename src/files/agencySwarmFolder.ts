@@ -26,6 +26,7 @@ function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
+    // Missing or unreadable: not a folder here.
     return false;
   }
 }

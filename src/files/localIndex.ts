@@ -108,7 +108,7 @@ export class FileIndex {
   /** Brings the index up to date with the folder and saves it if anything changed. */
   update(): Promise<IndexUpdate> {
     const run = this.#queue.then(() => this.#update());
-    this.#queue = run.catch(() => undefined);
+    this.#queue = run.catch(() => undefined); // the caller of run gets its error; the next update runs
     return run;
   }
 
@@ -191,7 +191,7 @@ export class FileIndex {
       return;
     }
     const text = pdf
-      ? await pdfText(bytes).catch(() => null)
+      ? await pdfText(bytes).catch(() => null) // unreadable PDF: skipped and counted, like binary
       : looksBinary(bytes)
         ? null
         : bytes.toString('utf8');

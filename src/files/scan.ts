@@ -83,6 +83,7 @@ interface IgnoreRules {
 
 /** The rules of `dir/.gitignore`, or none. */
 async function gitignoreOf(root: string, dir: string): Promise<IgnoreRules | null> {
+  // No .gitignore in this folder (the common case): no rules from it.
   const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
   if (text === null) return null;
   return { base: relative(root, dir).split(sep).join('/'), rules: ignore().add(text) };

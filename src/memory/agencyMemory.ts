@@ -68,7 +68,7 @@ export class AgencyMemory {
     this.#ready = embedder
       ? this.backend.embedding().then((stored) => assertSameEmbedding(stored, embedder))
       : Promise.resolve();
-    this.#ready.catch(() => {});
+    this.#ready.catch(() => {}); // not unhandled: every use awaits #ready and gets its error
   }
 
   /**

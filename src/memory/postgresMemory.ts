@@ -71,6 +71,8 @@ export class PostgresMemory implements MemoryBackend {
           ? { connectionString: options.connectionString }
           : {}),
       });
+    // An idle pooled connection that breaks is dropped and reported here; queries running on it
+    // reject on their own, so the listener only keeps Node from exiting on the event.
     if (this.#owned) this.#pool.on('error', () => {});
     this.#allowVector = options.pgvector !== false;
   }
@@ -118,7 +120,7 @@ export class PostgresMemory implements MemoryBackend {
       await db.query('COMMIT');
       return result;
     } catch (error) {
-      await db.query('ROLLBACK').catch(() => {});
+      await db.query('ROLLBACK').catch(() => {}); // the statement's error is the one to report
       throw error;
     } finally {
       db.release();

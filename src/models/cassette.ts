@@ -146,7 +146,7 @@ export class Cassette {
     const text = `${JSON.stringify(data, null, 2)}\n`;
     // A failed earlier write was reported to its caller; it must not fail every later one.
     this.#writing = this.#writing
-      .catch(() => undefined)
+      .catch(() => undefined) // the previous save's caller got its error; this save still runs
       .then(async () => {
         await mkdir(path.dirname(this.path), { recursive: true });
         const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;

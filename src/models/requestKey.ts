@@ -46,6 +46,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // Not JSON: the key uses the text.
     return text;
   }
 }

@@ -13,6 +13,7 @@ import type { ChainableCommander, Redis } from './drivers.js';
 import { pushable, type Pushable } from 'it-pushable';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
 import {
   QUEUE_NAME,
   QueueUnavailableError,
@@ -74,7 +75,12 @@ export class QueueClient {
       connection: this.#redis,
       prefix: this.connection.prefix,
     });
-    this.queue.on('error', () => undefined);
+    this.queue.on('error', (error) =>
+      getDefaultLogger().warn(
+        { component: 'queue', err: error },
+        'the BullMQ queue reported an error (it reconnects; calls in flight fail on their own)',
+      ),
+    );
     this.#hub = new SubscriptionHub(this.connection.connect('blocking'));
     this.#inbox = this.connection.keys.inbox(randomUUID());
   }
@@ -244,7 +250,14 @@ export class QueueClient {
       clearInterval(poll);
       signal?.removeEventListener('abort', onAbort);
       stop();
-      if (!finished || signal?.aborted) await this.cancel(callId).catch(() => undefined);
+      if (!finished || signal?.aborted) {
+        await this.cancel(callId).catch((error: unknown) =>
+          getDefaultLogger().warn(
+            { component: 'queue', callId, err: error },
+            'could not cancel a call its caller left; it may still run to the end',
+          ),
+        );
+      }
       // Tidied without holding up the answer (a round trip less per call): an id left behind is
       // harmless (cancelChat skips finished jobs) and goes with the set's expiry.
       void this.#redis.srem(calls, callId).catch(() => undefined);
@@ -274,6 +287,7 @@ export class QueueClient {
       try {
         return (await this.queue.getJobState(callId)) !== 'unknown';
       } catch {
+        // Redis out of reach for a moment: ask again until the deadline, then answer "not queued".
         await sleep(200);
       }
     }
@@ -285,9 +299,11 @@ export class QueueClient {
     for (let attempt = 0; attempt < 300; attempt++) {
       try {
         await this.cancel(callId, 'The server reported this call as not queued; it never runs.');
+        // Cancelled above, so a job left behind never runs: removing it only tidies.
         await this.queue.remove(callId).catch(() => undefined);
         return;
       } catch {
+        // Redis out of reach for a moment: the loop retries for up to a minute.
         await sleep(200);
       }
     }

@@ -65,6 +65,7 @@ export function redactUrl(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
+    // Not a URL: nothing in it to redact.
     return url;
   }
 }
@@ -135,7 +136,7 @@ export async function closeConnection(redis: Redis, timeoutMs = 2_000): Promise<
   }
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    redis.quit().catch(() => undefined),
+    redis.quit().catch(() => undefined), // closing: a connection already gone is closed
     new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
   ]);
   clearTimeout(timer);

@@ -41,6 +41,7 @@ export class SubscriptionHub {
       const current = this.#listeners.get(channel);
       if (!current?.delete(listener) || current.size > 0) return;
       this.#listeners.delete(channel);
+      // Unheard: with no listener left, a message that still arrives is dropped anyway.
       void this.#redis.unsubscribe(channel).catch(() => undefined);
     };
   }

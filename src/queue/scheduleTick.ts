@@ -61,7 +61,12 @@ export class ScheduleTicks {
     this.#keys = scheduleKeys(connection.prefix);
     this.#options = options;
     this.#queue = new Queue(QUEUE_NAME, { connection: redis, prefix: connection.prefix });
-    this.#queue.on('error', () => undefined);
+    this.#queue.on('error', (error) =>
+      getDefaultLogger().warn(
+        { component: 'schedules', err: error },
+        'the schedule ticks queue reported an error (it reconnects)',
+      ),
+    );
   }
 
   /** Handles one tick job. */
@@ -109,7 +114,7 @@ export class ScheduleTicks {
 
   /** Closes the producer queue (not the connection, which the worker owns). */
   async close(): Promise<void> {
-    await this.#queue.close().catch(() => undefined);
+    await this.#queue.close().catch(() => undefined); // closing: a dropped connection is closed
   }
 
   async #late(schedule: StoredSchedule, tickAt: number): Promise<number> {

@@ -133,6 +133,7 @@ export class QueueSchedules implements Schedules {
     const status = statusOf(hash);
     // The last run's outcome, if it ended since its tick recorded it.
     if (hash.lastJobId) {
+      // The last run's job may be gone (removed, expired): the status then has no last error.
       const error = await runError(queue, hash.lastJobId).catch(() => undefined);
       if (error) status.lastError = error;
       else if (error === null) delete status.lastError;

@@ -14,6 +14,7 @@ import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError, errorInfo } from '../errors.js';
 import type { CreateModel } from '../ensembles/agentModels.js';
 import { ConfigError } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import { storeCapabilities } from '../stores/capabilities.js';
 import { holdLease, keepLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
@@ -149,6 +150,23 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
   const ticks = new ScheduleTicks(connection, redis); // schedules' ticks (scheduleTick.ts)
   let handingBack = false;
   const controllers = new Map<string, AbortController>();
+  const log = getDefaultLogger();
+  const cancelChannel = connection.keys.cancel;
+  // Cancellations are published to every worker; the one running the call aborts it. A job runs
+  // Only once this worker listens, or a cancel sent while it runs would never arrive.
+  let listening: Promise<void> | undefined;
+  const listenForCancels = (): Promise<void> =>
+    (listening ??= subscriber.subscribe(cancelChannel).then(
+      () => undefined,
+      (error: unknown) => {
+        listening = undefined; // the next job tries again
+        log.error(
+          { component: 'worker', worker: id, channel: cancelChannel, err: error },
+          'could not subscribe to cancellations; jobs wait until it succeeds',
+        );
+        throw error;
+      },
+    ));
 
   const processor = async (job: Job, token?: string): Promise<unknown> => {
     const controller = new AbortController();
@@ -191,6 +209,7 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
         try {
           return { lease, snapshot: await snapshotChat(store, chatId) };
         } catch (error) {
+          // The snapshot's error is the one to report; the lease expires if the release fails too.
           await lease.release().catch(() => undefined);
           throw error;
         }
@@ -202,6 +221,14 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     };
     let outcome = 'completed';
     try {
+      // Not listening yet (Redis refused the subscription, logged above): back to the queue.
+      if (
+        !(await listenForCancels().then(
+          () => true,
+          () => false,
+        ))
+      )
+        await requeue(1_000);
       if (job.name === JOB.call) {
         // Ownership holds behind the queue too: a job for another user's chat is refused.
         const refused = await refuseForeignCall(job as Job<CallJobData>, context);
@@ -233,17 +260,36 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
     maxStalledCount: options.maxStalledCount ?? 5,
     name: id,
   });
-  worker.on('error', () => undefined);
-
-  // Cancellations are published to every worker; the one running the call aborts it.
-  void subscriber.subscribe(connection.keys.cancel).catch(() => undefined);
-  subscriber.on('message', (_channel: string, text: string) => {
-    const { callId, reason } = JSON.parse(text) as { callId: string; reason?: string };
+  // BullMQ reports connection and lock-renewal failures here; it keeps working and retries.
+  worker.on('error', (error) =>
+    log.error(
+      { component: 'worker', worker: id, err: error },
+      'the BullMQ worker reported an error',
+    ),
+  );
+  // Failures are logged and retried by the first job, which waits for the subscription.
+  listenForCancels().catch(() => undefined);
+  subscriber.on('message', (channel: string, text: string) => {
+    let message: { callId: string; reason?: string };
+    try {
+      message = JSON.parse(text) as { callId: string; reason?: string };
+    } catch (error) {
+      log.warn(
+        { component: 'worker', worker: id, channel, err: error },
+        'ignored a cancel message that is not JSON',
+      );
+      return;
+    }
     controllers
-      .get(callId)
-      ?.abort(new ColloquyError('ABORTED', reason ?? 'The call was cancelled.'));
+      .get(message.callId)
+      ?.abort(new ColloquyError('ABORTED', message.reason ?? 'The call was cancelled.'));
   });
-  subscriber.on('error', () => undefined);
+  subscriber.on('error', (error) =>
+    log.warn(
+      { component: 'worker', worker: id, channel: cancelChannel, err: error },
+      'the cancel subscription connection reported an error (ioredis reconnects and resubscribes)',
+    ),
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -274,9 +320,18 @@ export function createWorker(options: CreateWorkerOptions): QueueWorker {
   };
 }
 
-/** Publishes without waiting (ioredis keeps the order of commands on one connection). */
+/**
+ * Publishes without waiting (ioredis keeps the order of commands on one connection). A failed
+ * publish is logged, not thrown: the call goes on and its outcome is stored with the job, but a
+ * listener misses the event.
+ */
 export function publish(redis: Redis, channel: string, message: unknown): Promise<unknown> {
-  return redis.publish(channel, JSON.stringify(message)).catch(() => undefined);
+  return redis.publish(channel, JSON.stringify(message)).catch((error: unknown) => {
+    getDefaultLogger().warn(
+      { component: 'worker', channel, err: error },
+      'could not publish a call event; its listener misses it',
+    );
+  });
 }
 
 /** The event a call's stream ends with when it failed. */

@@ -22,6 +22,7 @@ export interface AgentToolRunResults {
 export async function loadAgentToolRunResults(): Promise<AgentToolRunResults> {
   const entry = createRequire(import.meta.url).resolve('@openai/agents-core');
   const url = pathToFileURL(join(dirname(entry), 'agentToolRunResults.mjs')).href;
+  // A missing file is the SDK changing shape: the check below says so.
   const module = (await import(url).catch(() => ({}))) as Partial<AgentToolRunResults>;
   if (
     typeof module.saveAgentToolRunResult !== 'function' ||

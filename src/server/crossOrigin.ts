@@ -22,6 +22,7 @@ export function normalizeOrigin(origin: string): string | null {
     const url = new URL(origin);
     return url.origin === 'null' ? null : url.origin;
   } catch {
+    // Not a URL: not an origin (the caller reports the bad value).
     return null;
   }
 }

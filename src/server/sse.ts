@@ -9,6 +9,7 @@ import { ServerResponse } from 'node:http';
 import { SseStream, type SseWriter } from './sseStream.js';
 import { ALREADY_SENT_HEADER, SocketSseStream } from './sseSocket.js';
 import { errorInfo, type ErrorInfo } from '../errors.js';
+import { getDefaultLogger } from '../logger.js';
 import { publicError, publicErrorInfo } from './publicError.js';
 import type { InFlight } from './inflight.js';
 
@@ -44,7 +45,11 @@ export function streamWithAbort(
   const request = c.req.raw.signal;
   request.addEventListener('abort', disconnect, { once: true });
   const run = write(stream, controller.signal)
-    .catch(() => undefined)
+    // The writers send a run's failure as an `error` event; what throws here is the socket
+    // (the client left mid-write): nobody is left to tell, so it is only logged.
+    .catch((error: unknown) =>
+      getDefaultLogger().debug({ component: 'server', err: error }, 'an event stream ended early'),
+    )
     .finally(() => {
       request.removeEventListener('abort', disconnect);
       stream.close();
@@ -83,6 +88,7 @@ export async function* untilAborted<T>(
       yield next.value;
     }
   } finally {
+    // Closing after an abort: the run reports its own end (an aborted run is not an error here).
     if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
 }

@@ -56,6 +56,7 @@ export function redactRedisUrl(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
+    // Not a URL: nothing in it to redact.
     return url;
   }
 }

@@ -57,6 +57,7 @@ export async function appendVerified(
       return size;
     } catch (error) {
       // Put the file back as it was; on a full disk, truncating frees the partial bytes.
+      // Undoing a failed append: the append's error is the one to report.
       await handle.truncate(at).catch(() => undefined);
       if (options.fsync ?? true) await handle.sync().catch(() => undefined);
       throw error;
@@ -93,7 +94,7 @@ export async function replaceVerified(
     }
     await fs.rename(temp, file);
   } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => undefined);
+    await fs.rm(temp, { force: true }).catch(() => undefined); // the write's error is reported
     throw error;
   }
   if (fsync) await syncDir(path.dirname(file));
@@ -101,6 +102,7 @@ export async function replaceVerified(
 
 /** fsyncs a directory so that a rename in it survives power loss (best effort on platforms without it). */
 async function syncDir(dir: string): Promise<void> {
+  // Some platforms cannot open a directory to sync it: the file's own fsync stands.
   const handle = await fs.open(dir, 'r').catch(() => undefined);
   if (!handle) return;
   try {

@@ -30,6 +30,7 @@ export function unescapePart(part: string): string | null {
   try {
     return decodeURIComponent(part);
   } catch {
+    // A stray "%": not an escaped part.
     return null;
   }
 }

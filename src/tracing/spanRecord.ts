@@ -78,6 +78,7 @@ function recipientOf(input: string | undefined): string | undefined {
     const parsed = JSON.parse(input) as { recipient?: unknown };
     return typeof parsed.recipient === 'string' ? parsed.recipient : undefined;
   } catch {
+    // Arguments that are not JSON: no recipient to show.
     return undefined;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Two source rules of `test/architecture.test.ts`, read with the TypeScript parser: where the
+ * Source rules of `test/architecture.test.ts`, read with the TypeScript parser: where the
  * Agents SDK's internals are touched (only `src/sdk/` may), and which module-level state is
- * mutable (only an allow-listed few may be).
+ * mutable (only an allow-listed few may be), and which catches drop an error without saying why.
  * @module
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -137,6 +137,81 @@ export function moduleState(file: string, source: ts.SourceFile): SourceFinding[
         const base = unwrap(target.expression);
         if (ts.isIdentifier(base) && aliases.has(base.text))
           found.push({ file, line: lineOf(source, node), what: `${file}:globalThis` });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * Catches that drop an error without saying why: a `catch` whose block neither uses the error,
+ * throws, nor carries a comment, and a `.catch(() => …)` or `.on('error', () => …)` handler (no
+ * parameter, or one left unused) with no comment on its line or the two above. A comment is the minimum: it says why nothing needs
+ * logging (best-effort clean-up after the real error was reported, an expected "not found", …).
+ */
+export function silentCatches(file: string, source: ts.SourceFile): SourceFinding[] {
+  const text = source.text;
+  const lines = text.split('\n');
+  const found: SourceFinding[] = [];
+  const lineOf = (pos: number): number => source.getLineAndCharacterOfPosition(pos).line;
+  const hasComment = (from: number, to: number): boolean => {
+    const first = Math.max(0, lineOf(from) - 2); // a comment may cover two lines below it
+    const last = lineOf(to);
+    return lines.slice(first, last + 1).some((line) => /\/\/|\/\*/.test(line));
+  };
+  const uses = (node: ts.Node, name: string): boolean => {
+    if (ts.isIdentifier(node) && node.text === name) return true;
+    let used = false;
+    const visit = (child: ts.Node): void => {
+      if (used) return;
+      if (ts.isIdentifier(child) && child.text === name) used = true;
+      else ts.forEachChild(child, visit);
+    };
+    ts.forEachChild(node, visit);
+    return used;
+  };
+  const throws = (node: ts.Node): boolean => {
+    let found = false;
+    const visit = (child: ts.Node): void => {
+      if (found || ts.isFunctionLike(child)) return;
+      if (ts.isThrowStatement(child)) found = true;
+      else ts.forEachChild(child, visit);
+    };
+    ts.forEachChild(node, visit);
+    return found;
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCatchClause(node)) {
+      const binding = node.variableDeclaration?.name;
+      const name = binding && ts.isIdentifier(binding) ? binding.text : undefined;
+      const handled = (name !== undefined && uses(node.block, name)) || throws(node.block);
+      if (!handled && !hasComment(node.getStart(source), node.block.getEnd())) {
+        found.push({ file, line: lineOf(node.getStart(source)) + 1, what: 'catch' });
+      }
+    }
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ((node.expression.name.text === 'catch' && node.arguments.length === 1) ||
+        (['on', 'once'].includes(node.expression.name.text) &&
+          node.arguments.length === 2 &&
+          ts.isStringLiteral(node.arguments[0]!) &&
+          node.arguments[0].text === 'error'))
+    ) {
+      const handler = node.arguments.at(-1)!;
+      if (ts.isArrowFunction(handler) || ts.isFunctionExpression(handler)) {
+        const param = handler.parameters[0]?.name;
+        const name = param && ts.isIdentifier(param) ? param.text : undefined;
+        const handled = (name !== undefined && uses(handler.body, name)) || throws(handler.body);
+        if (!handled && !hasComment(node.expression.name.getStart(source), handler.getEnd())) {
+          found.push({
+            file,
+            line: lineOf(node.expression.name.getStart(source)) + 1,
+            what: `.${node.expression.name.text}`,
+          });
+        }
       }
     }
     ts.forEachChild(node, visit);

@@ -52,6 +52,7 @@ export function deriveAgentProfiles(ensemble: Ensemble, registry: ProfileRegistr
     try {
       base = registry.get(agent.model_profile);
     } catch {
+      // An unknown profile: left as named, reported by validation with its file and field.
       return agent;
     }
     const name = `${agent.model_profile}@${agent.name}`;

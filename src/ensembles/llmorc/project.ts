@@ -40,6 +40,7 @@ const isFileSync = (file: string): boolean => {
   try {
     return statSync(file).isFile();
   } catch {
+    // Missing or unreadable: not a file here.
     return false;
   }
 };

@@ -190,6 +190,7 @@ export async function writeArtifacts(options: {
   await writeFile(path.join(dir, 'execution.md'), executionMarkdown(options.view));
   const latest = path.join(base, 'latest');
   await rm(latest, { force: true });
+  // A filesystem without symlinks (some Windows setups) still gets the results, without "latest".
   await symlink(path.basename(dir), latest).catch(() => undefined);
   return dir;
 }

@@ -135,6 +135,7 @@ export function parseScriptOutput(stdout: string): LlmOrcScriptOutput {
   try {
     parsed = response === '' ? undefined : (JSON.parse(response) as unknown);
   } catch {
+    // Plain text output: llm-orc takes it as the response.
     parsed = undefined;
   }
   if (!isRecord(parsed)) return { output: { response }, response };

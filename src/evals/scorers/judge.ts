@@ -47,6 +47,7 @@ export function parseJudgeReply(reply: string): Score {
     try {
       parsed = JSON.parse(reply.slice(start, end + 1)) as typeof parsed;
     } catch {
+      // The judge did not answer JSON: scored as unparsable below.
       parsed = undefined;
     }
   }

@@ -107,6 +107,7 @@ export function jsonSchema(options: JsonSchemaOptions): Scorer {
       try {
         value = JSON.parse(value) as unknown;
       } catch {
+        // Not JSON: that is the score, with the answer quoted.
         return { score: 0, reason: `the answer is not JSON: "${clip(transcript.output)}"` };
       }
     }

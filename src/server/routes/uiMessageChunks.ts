@@ -16,6 +16,7 @@ function parseInput(args: string): unknown {
   try {
     return JSON.parse(args === '' ? '{}' : args);
   } catch {
+    // Arguments that are not JSON: sent as the text.
     return args;
   }
 }

@@ -104,7 +104,7 @@ export async function deliverWebhook(
           throw new Error(`could not reach it (${(error as Error).message})`);
         }
         status = response.status;
-        await response.body?.cancel().catch(() => undefined);
+        await response.body?.cancel().catch(() => undefined); // only the status is read
         if (response.ok) return;
         const failure = new Error(`it answered ${response.status}`);
         const final = status < 500 && status !== 408 && status !== 429;

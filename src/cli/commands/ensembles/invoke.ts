@@ -53,6 +53,7 @@ export function stdinIsPiped(): boolean {
     const stat = fstatSync(0);
     return stat.isFIFO() || stat.isFile();
   } catch {
+    // No stdin at all (closed descriptor): nothing is piped.
     return false;
   }
 }

@@ -22,6 +22,7 @@ function parsed(value: unknown): unknown {
   try {
     return JSON.parse(value) as unknown;
   } catch {
+    // Only looked like JSON: shown as the text it is.
     return value;
   }
 }
