@@ -367,13 +367,15 @@ describe('errors that are dropped say why', () => {
       'p.catch(() => undefined);', // 8: silent
       'p.catch((e) => e);', // used
       'p.catch(() => undefined); // closing: already gone',
-      "emitter.on('error', () => undefined);", // 11: silent
+      'b();',
+      'c();',
+      "emitter.on('error', () => undefined);", // 13: silent
     ].join('\n');
     const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true);
     expect(silentCatches('x.ts', source).map(({ line, what }) => `${line} ${what}`)).toEqual([
       '1 catch',
       '8 .catch',
-      '11 .on',
+      '13 .on',
     ]);
   });
 });
