@@ -40,6 +40,21 @@ export interface RedactOptions {
   secrets?: readonly string[];
 }
 
+/**
+ * A connection URL fit for a message: its password replaced by `***` (user, host and database
+ * stay, so the message still says where). Text that is not a URL is returned as is.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    // Not a URL: nothing in it to redact.
+    return url;
+  }
+}
+
 /** Whether a field name is secret by itself (`Authorization`, `api_key`, `x-api-key`, ...). */
 export function isSecretField(name: string): boolean {
   return SECRET_FIELDS.has(name.toLowerCase().replace(/[-_]/g, ''));

@@ -14,12 +14,12 @@ import { pushable, type Pushable } from 'it-pushable';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
+import { redactUrl } from '../redact.js';
 import {
   QUEUE_NAME,
   QueueUnavailableError,
   closeConnection,
   queueConnection,
-  redactUrl,
   type QueueConnection,
   type QueueConnectionOptions,
 } from './connection.js';

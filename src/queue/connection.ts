@@ -3,6 +3,7 @@
  * keys of Colloquy's own under the same prefix (event channels, chat journals, run event logs).
  * @module
  */
+import { redactUrl } from '../redact.js';
 import { Redis, type RedisOptions } from './drivers.js';
 import { ColloquyError, ConfigError } from '../errors.js';
 
@@ -56,18 +57,6 @@ export interface QueueKeys {
   runChannel(runId: string): string;
   /** The job id of a run's latest job. */
   runJob(runId: string): string;
-}
-
-/** Strips the password from a URL for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a URL: nothing in it to redact.
-    return url;
-  }
 }
 
 /** Resolves the queue options and checks the URL. */

@@ -5,6 +5,7 @@
  * help. The thread, lease and trace scripts all run through one {@link RedisConnection}.
  * @module
  */
+import { redactUrl } from '../redact.js';
 import { createClient } from './redisDriver.js';
 import { StoreError } from '../errors.js';
 import { TRANSIENT_NETWORK_CODES } from './common.js';
@@ -47,18 +48,6 @@ export function isTransientRedisError(error: unknown): boolean {
     return true;
   if (transientReplies.test(error.message)) return true;
   return error.cause !== undefined && error.cause !== error && isTransientRedisError(error.cause);
-}
-
-/** A URL with its password replaced by `***`. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    // Not a URL: nothing in it to redact.
-    return url;
-  }
 }
 
 /** What a {@link RedisConnection} is opened with (resolved by the store). */
@@ -108,7 +97,7 @@ export class RedisConnection {
         if (client.isOpen) client.destroy();
       }
       return new StoreError(
-        `RedisStore: ${operation} got no answer from Redis at ${redactRedisUrl(this.#url)} within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
+        `RedisStore: ${operation} got no answer from Redis at ${redactUrl(this.#url)} within ${this.#timeoutMs} ms (operationTimeoutMs). ` +
           'The server is frozen, overloaded or unreachable; the operation may or may not have been applied. ' +
           'Check redis-server, or raise operationTimeoutMs; the failure is transient: retry.',
         { transient: true },
@@ -163,7 +152,7 @@ export class RedisConnection {
   async #connected(): Promise<ScriptClient> {
     if (this.#closed) {
       throw new StoreError(
-        `RedisStore (${redactRedisUrl(this.#url)}): the store is closed. Create a new RedisStore to keep using Redis.`,
+        `RedisStore (${redactUrl(this.#url)}): the store is closed. Create a new RedisStore to keep using Redis.`,
       );
     }
     if (this.#client?.isOpen) return this.#client;
@@ -202,7 +191,7 @@ export class RedisConnection {
     if (error instanceof StoreError) return error;
     const reason =
       error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error);
-    const url = redactRedisUrl(this.#url);
+    const url = redactUrl(this.#url);
     if (isTransientRedisError(error)) {
       return new StoreError(
         `RedisStore: ${operation} could not reach Redis at ${url}: ${reason}. Is redis-server running? Set \`url\` (or pass a connected \`client\`); the failure is transient: retry, or wrap the store with withRetry().`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { queueConnection, redactUrl } from '../../src/queue/connection.js';
+import { queueConnection } from '../../src/queue/connection.js';
+import { redactUrl } from '../../src/redact.js';
 import { isTerminal, remoteError } from '../../src/queue/jobs.js';
 import { ColloquyError } from '../../src/errors.js';
 
