@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
 import {
@@ -125,7 +125,12 @@ describe.skipIf(Boolean(skip))(
         }),
       );
       await Promise.all(chats.map(running));
-      await sleep(200); // the calls are inside the model now, their user items written
+      // The calls are inside the model now: their user items are written.
+      const userItemsWritten = async () => {
+        for (const chatId of chats)
+          expect(Object.values(await threadsOf(store, chatId)).flat(), chatId).toHaveLength(1);
+      };
+      await vi.waitFor(userItemsWritten, { timeout: 10_000, interval: 50 });
       first.process.kill('SIGTERM');
       expect(await first.exited).toBe(0);
       // Nothing is answered yet: the calls wait in the queue for a worker.
