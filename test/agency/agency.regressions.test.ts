@@ -108,8 +108,9 @@ describe('close()', () => {
     const call = agency.getResponse('go');
     let closed = false;
     const closing = agency.close().then(() => (closed = true));
-    // The call is inside its tool (long after an unwaited store close would have resolved).
-    await entered.promise;
+    // The call is inside its tool (long after an unwaited store close would have resolved); a
+    // call that failed instead fails the test at once.
+    await Promise.race([entered.promise, call]);
     expect(closed).toBe(false);
     gate.resolve();
     await expect(call).resolves.toMatchObject({ finalOutput: 'A: slow done' });
