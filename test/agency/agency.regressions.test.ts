@@ -89,7 +89,9 @@ describe('a custom send_message tool that passes no call id', () => {
 describe('close()', () => {
   it('waits for running calls before closing the store it opened', async () => {
     const gate = deferred();
+    const entered = deferred();
     const slow = simpleTool('slow', async () => {
+      entered.resolve();
       await gate.promise;
       return 'slow done';
     });
@@ -106,7 +108,9 @@ describe('close()', () => {
     const call = agency.getResponse('go');
     let closed = false;
     const closing = agency.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The call is inside its tool (long after an unwaited store close would have resolved); a
+    // call that failed instead fails the test at once.
+    await Promise.race([entered.promise, call]);
     expect(closed).toBe(false);
     gate.resolve();
     await expect(call).resolves.toMatchObject({ finalOutput: 'A: slow done' });

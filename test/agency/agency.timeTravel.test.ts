@@ -168,7 +168,8 @@ describe('Agency time travel on SQLite', () => {
     let settled = false;
     const checkpoint = agency.checkpoint('busy', 'mid-call').then((id) => ((settled = true), id));
     const exported = agency.exportChat('busy');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Every step that needs no I/O has run (the SQLite store is synchronous): still waiting.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     release.resolve();
     await call;

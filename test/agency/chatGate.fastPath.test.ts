@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatGate } from '../../src/agency/chatGate.js';
 import { needsChatLease } from '../../src/agency/chatLease.js';
 import { MemoryLeases } from '../../src/stores/lease.js';
@@ -15,13 +15,14 @@ describe('ChatGate.tryEnter', () => {
     // A waiting call queues behind the one admitted by tryEnter.
     const order: string[] = [];
     const next = gate.enter('c', 1000).then((leaveNext) => (order.push('next'), leaveNext));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Admission is promise-driven: once pending callbacks have run, it would have happened.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
     leave!();
     (await next)();
     expect(order).toEqual(['next']);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(gate.busy('c')).toBe(false);
+    const free = () => expect(gate.busy('c'), 'the chat is free once every call left').toBe(false);
+    await vi.waitFor(free, { timeout: 1_000 });
     expect(gate.tryEnter('c')).toBeTypeOf('function');
   });
 });

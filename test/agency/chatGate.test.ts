@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatBusyError, ChatGate, gateOf } from '../../src/agency/chatGate.js';
 import { withChatLease } from '../../src/agency/chatLease.js';
 import { MemoryLeases } from '../../src/stores/lease.js';
@@ -20,8 +20,8 @@ describe('ChatGate', () => {
     (await c)();
     other();
     expect(order).toEqual(['b', 'c']);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(gate.busy('c')).toBe(false);
+    const free = () => expect(gate.busy('c'), 'the chat is free once every call left').toBe(false);
+    await vi.waitFor(free, { timeout: 1_000 });
   });
 
   it('fails with ChatBusyError after the wait, and with the abort reason on a signal', async () => {

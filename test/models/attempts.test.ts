@@ -72,7 +72,7 @@ describe('withAttemptListener', () => {
     const first: string[] = [];
     const second: string[] = [];
     const attemptIn = async (profile: string) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setImmediate(resolve)); // both contexts are alive here
       startAttempt(start(profile), { logger }, false).finish({ outcome: 'success' });
     };
     await Promise.all([

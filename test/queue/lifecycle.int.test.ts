@@ -10,7 +10,8 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { queueConnection } from '../../src/queue/connection.js';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
 import {
@@ -125,7 +126,14 @@ describe.skipIf(Boolean(skip))(
         }),
       );
       await Promise.all(chats.map(running));
-      await sleep(200); // the calls are inside the model now, their user items written
+      // The calls run on the worker now (in the model's 4 s wait): each chat's journal holds the
+      // snapshot a retry restores.
+      const { keys } = queueConnection({ queue: redisUrl()!, prefix });
+      const begun = async () => {
+        for (const chatId of chats)
+          expect(await redis.exists(keys.journal('echo', chatId)), chatId).toBe(1);
+      };
+      await vi.waitFor(begun, { timeout: 10_000, interval: 20 });
       first.process.kill('SIGTERM');
       expect(await first.exited).toBe(0);
       // Nothing is answered yet: the calls wait in the queue for a worker.

@@ -11,7 +11,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '../../src/stores/memory.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
 import { liveThreads } from '../../src/threads/chatHistory.js';
@@ -156,10 +156,18 @@ describe.skipIf(Boolean(skip))(
           }
         })(),
       );
-      await sleep(1_500);
+      // Every chat has been answered before Redis stops.
+      const answered = (since: Map<string, number>) => () =>
+        expect(
+          [...sent].filter(([chatId, entry]) => entry.ok.length > (since.get(chatId) ?? 0)),
+          'chats answered',
+        ).toHaveLength(sent.size);
+      await vi.waitFor(answered(new Map()), { timeout: 30_000, interval: 50 });
       redis!.kill('SIGTERM');
       await new Promise((resolve) => redis!.once('exit', resolve));
       // New calls while Redis is down: refused quickly with a clear error, nothing written.
+      // sleep-ok: lets the servers (child processes, nothing to poll) see the socket close; a
+      // probe that comes first is still refused, within the enqueue timeout checked below.
       await sleep(300);
       for (const server of servers) {
         const chatId = `${tag}-probe-${refused}`;
@@ -177,9 +185,12 @@ describe.skipIf(Boolean(skip))(
         expect(await liveThreads(store, chatId)).toEqual([]);
         refused += 1;
       }
+      // sleep-ok: the outage itself (Redis stays down this long), not a wait for an event.
       await sleep(2_700);
       redis = await startRedis(port, dir);
-      await sleep(3_000);
+      // Every chat is answered again after the restart.
+      const atRestart = new Map([...sent].map(([chatId, entry]) => [chatId, entry.ok.length]));
+      await vi.waitFor(answered(atRestart), { timeout: 30_000, interval: 100 });
       running = false;
       await Promise.all(chats);
       expect(refused).toBeGreaterThan(0);

@@ -69,6 +69,7 @@ describe.skipIf(Boolean(skip))(`queued schedules${skip ? ` (skipped: ${skip})` :
     // Both servers start with the same colloquy.yaml, at once.
     await Promise.all([one.schedules.start(config), two.schedules.start(config)]);
     const started = Date.now();
+    // sleep-ok: the scenario is 20 s of a 2 s schedule; ticks are counted over that window.
     await sleep(20_000);
     const status = (await listed(two.app, 'every2s')).status;
     expect((await two.app.request('/schedules/every2s', { method: 'DELETE' })).status).toBe(200);
@@ -129,6 +130,7 @@ describe.skipIf(Boolean(skip))(`queued schedules${skip ? ` (skipped: ${skip})` :
     kits.push(kit);
     const { app, schedules } = server(kit);
     await schedules.add({ id: 'down', every: '1s', agency: 'echo', message: 'x', source: 'api' });
+    // sleep-ok: the outage itself: ticks fall as time passes, with nothing in Redis to poll.
     await sleep(3_500); // no worker: the ticks fall with nothing to run them
     const worker = await kit.addWorker();
     const view = await until(

@@ -45,6 +45,7 @@ describe.skipIf(Boolean(skip))(
       );
       children.push(...servers);
       const started = Date.now();
+      // sleep-ok: the scenario is 20 s of a 2 s schedule; ticks are counted over that window.
       await sleep(20_000);
       const listed = (await (await fetch(`${servers[0]!.url}/schedules`)).json()) as {
         schedules: ScheduleView[];

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AgencyStreamEvent } from '../../src/agency/events.js';
 import type { AgencyResponse } from '../../src/agency/result.js';
 import { createApp } from '../../src/server/app.js';
 import { inProcessExecutor, type Executor } from '../../src/server/executor.js';
 import { createRegistry } from '../../src/server/registry.js';
 import { MemoryStore } from '../../src/stores/memory.js';
-import { echoAgency } from './helpers.js';
+import { echoAgency, type DelayedModel } from './helpers.js';
 
 const response = (chatId: string): AgencyResponse => ({
   finalOutput: 'from the executor',
@@ -156,9 +156,12 @@ describe('the execution seam', () => {
   });
 
   it('the in-process executor cancels the calls of a chat, and only those', async () => {
-    const registry = createRegistry({
-      agencies: [echoAgency('echo', new MemoryStore(), 5_000)],
-    });
+    const agency = echoAgency('echo', new MemoryStore(), 5_000);
+    const helper = agency.runtimeAgent('Helper').model as DelayedModel;
+    let inHelper = 0;
+    const answer = helper.getResponse.bind(helper);
+    helper.getResponse = (request) => ((inHelper += 1), answer(request));
+    const registry = createRegistry({ agencies: [agency] });
     const executor = inProcessExecutor(registry);
     const slow = executor.calls.getResponse('echo', 'slow', { chatId: 'c-cancel' });
     const other = executor.calls.getResponse('echo', 'other', { chatId: 'c-other' });
@@ -174,7 +177,9 @@ describe('the execution seam', () => {
       }
       return events;
     })();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both chats' first calls are inside the helper's 5 s model call; the stream waits its turn.
+    const running = () => expect(inHelper, 'calls inside the helper model').toBe(2);
+    await vi.waitFor(running, { timeout: 5_000 });
     expect(await executor.calls.cancel('echo', 'c-cancel', 'stop now')).toBe(2);
     await expect(slow).rejects.toMatchObject({ code: 'ABORTED', message: 'stop now' });
     expect((await streamed).join(' ')).toMatch(/error|threw/);

@@ -39,7 +39,7 @@ describe('SocketSseStream', () => {
     const url = await serve((stream) => {
       void (async () => {
         await stream.writeSSE({ data: '{"a":1}', id: '0' });
-        await new Promise((resolve) => setTimeout(resolve, 20)); // a later turn: a second write
+        await new Promise((resolve) => setImmediate(resolve)); // a later turn: a second write
         await stream.writeSSE({ data: '[DONE]' });
         stream.close();
       })();

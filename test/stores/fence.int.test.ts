@@ -2,7 +2,7 @@
 // Postgres holder frozen inside a fenced write (its transaction must not block the lease).
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { StoreError } from '../../src/errors.js';
 import { withFence } from '../../src/stores/fence.js';
 import { PostgresStore } from '../../src/stores/postgres.js';
@@ -25,18 +25,24 @@ for (const backend of [redisBackend(), postgresBackend()]) {
 
 const postgres = postgresBackend();
 
-/** A pool whose connections stop sending after a fence check: a process frozen mid-write. */
-function freezingPool(): pg.Pool {
+/**
+ * A pool whose connections stop sending after a fence check: a process frozen mid-write.
+ * `onFreeze` is called when a connection freezes.
+ */
+function freezingPool(onFreeze: () => void): pg.Pool {
   const pool = new pg.Pool({ connectionString: postgresUrl()! });
   pool.on('error', () => undefined);
   const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient>;
   // pool.query() connects with a callback (single statements): left as they are.
   (pool as { connect: unknown }).connect = (...args: unknown[]) =>
-    args.length > 0 ? connect(...args) : frozenClient(connect());
+    args.length > 0 ? connect(...args) : frozenClient(connect(), onFreeze);
   return pool;
 }
 
-async function frozenClient(connecting: Promise<pg.PoolClient>): Promise<pg.PoolClient> {
+async function frozenClient(
+  connecting: Promise<pg.PoolClient>,
+  onFreeze: () => void,
+): Promise<pg.PoolClient> {
   {
     const client = await connecting;
     client.on('error', () => undefined);
@@ -45,7 +51,10 @@ async function frozenClient(connecting: Promise<pg.PoolClient>): Promise<pg.Pool
     (client as { query: unknown }).query = (...args: unknown[]) => {
       if (frozen) return new Promise(() => undefined);
       const result = query(...args);
-      if (typeof args[0] === 'string' && args[0].includes('FOR SHARE')) frozen = true;
+      if (typeof args[0] === 'string' && args[0].includes('FOR SHARE')) {
+        frozen = true;
+        onFreeze();
+      }
       return result;
     };
     return client;
@@ -57,7 +66,8 @@ describe.skipIf(Boolean(postgres.skip))(
   () => {
     it('does not keep the lease row locked: the server ends the idle transaction', async () => {
       const schema = uniqueName('test');
-      const pool = freezingPool();
+      let freezes = 0;
+      const pool = freezingPool(() => (freezes += 1));
       const frozen = new PostgresStore({ pool, schema, operationTimeoutMs: 3_000 });
       const other = new PostgresStore({
         connectionString: postgresUrl()!,
@@ -72,10 +82,16 @@ describe.skipIf(Boolean(postgres.skip))(
         const write = withFence({ key: 'chat:c', owner: 'old' }, () =>
           frozen.append('t', [item], { expectedVersion: 0, chatId: 'c' }),
         ).catch((error: unknown) => error);
-        // The old holder's lease expires while it is frozen inside the write; another takes it.
-        await sleep(400);
+        const frozenMidWrite = () =>
+          expect(freezes, 'the write froze after its fence check').toBeGreaterThan(0);
+        await vi.waitFor(frozenMidWrite, { timeout: 5_000 });
+        // The old holder's lease expires while it is frozen inside the write; another takes it
+        // (an acquire waits while the frozen transaction still locks the lease row).
         const started = Date.now();
-        expect(await other.leases.acquire('chat:c', 'new', 5_000)).toBe(true);
+        while (!(await other.leases.acquire('chat:c', 'new', 5_000))) {
+          expect(Date.now() - started, 'the lease was taken over').toBeLessThan(6_000);
+          await sleep(20);
+        }
         expect(Date.now() - started).toBeLessThan(6_000);
         expect(await write).toBeInstanceOf(StoreError);
         expect(await other.getThread('t')).toBeNull();

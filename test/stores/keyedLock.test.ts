@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedLock } from '../../src/stores/keyedLock.js';
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+const tick = () => new Promise((resolve) => setImmediate(resolve)); // a task that yields a turn
 
 describe('KeyedLock', () => {
   it('runs tasks of one key one at a time in call order, other keys alongside', async () => {

@@ -47,16 +47,21 @@ describe('holdLease', () => {
 
 describe('keepLease', () => {
   it('renews a lease acquired elsewhere until released, then lets it go', async () => {
-    const leases = new MemoryLeases();
-    expect(await leases.acquire('k', 'me', 60)).toBe(true);
-    const held = keepLease(leases, 'k', 'me', 60);
-    // Past the ttl: without renewals another owner would get it. (Time itself is what is tested.)
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await leases.acquire('k', 'other', 1_000)).toBe(false);
-    expect(held).toMatchObject({ key: 'k', owner: 'me', lost: false });
-    await held.release();
-    await held.release();
-    expect(await leases.acquire('k', 'other', 1_000)).toBe(true);
+    vi.useFakeTimers(); // the renewal timer and the lease's clock (Date.now)
+    try {
+      const leases = new MemoryLeases();
+      expect(await leases.acquire('k', 'me', 60)).toBe(true);
+      const held = keepLease(leases, 'k', 'me', 60);
+      // Past the ttl: without renewals another owner would get it.
+      await vi.advanceTimersByTimeAsync(120);
+      expect(await leases.acquire('k', 'other', 1_000)).toBe(false);
+      expect(held).toMatchObject({ key: 'k', owner: 'me', lost: false });
+      await held.release();
+      await held.release();
+      expect(await leases.acquire('k', 'other', 1_000)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

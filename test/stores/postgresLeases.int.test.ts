@@ -1,6 +1,6 @@
 // PostgresLeases.acquireReadingChat against the test Postgres (test/setup/services.ts): the lease
 // and the chat's thread versions in one round trip. Each test gets its own schema.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PostgresStore } from '../../src/stores/postgres.js';
 import type { ThreadItem } from '../../src/stores/item.js';
 import { postgresBackend } from './isolatedStores.js';
@@ -42,8 +42,12 @@ describe.skipIf(Boolean(backend.skip))('PostgresLeases.acquireReadingChat', () =
       expect(await store.leases.acquireReadingChat('k', 'me', 5_000, 'c')).toBeNull();
       // An expired lease is taken over.
       expect(await store.leases.acquire('short', 'other', 30)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      expect(await store.leases.acquireReadingChat('short', 'me', 5_000, 'c')).toEqual({});
+      const takeOver = async () =>
+        expect(
+          await store.leases.acquireReadingChat('short', 'me', 5_000, 'c'),
+          'the expired lease is taken over',
+        ).toEqual({});
+      await vi.waitFor(takeOver, { timeout: 5_000, interval: 10 });
       expect(await store.leases.renew('short', 'me', 5_000)).toBe(true);
     });
   });
@@ -69,14 +73,17 @@ describe.skipIf(Boolean(backend.skip))('PostgresLeases.acquireReadingChat', () =
       await store.append('c::a', items('a1'), { expectedVersion: 0, chatId: 'c' });
       expect(await store.leases.acquire('k', 'first', 5_000)).toBe(true);
       // The first holder writes, then releases while the second is already asking.
+      let refused = 0;
       const asking = (async () => {
         for (;;) {
           const versions = await store.leases.acquireReadingChat('k', 'second', 5_000, 'c');
           if (versions) return versions;
+          refused += 1;
           await new Promise((resolve) => setTimeout(resolve, 2));
         }
       })();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const waiting = () => expect(refused, 'the second was refused once').toBeGreaterThan(0);
+      await vi.waitFor(waiting, { timeout: 5_000, interval: 5 });
       await store.append('c::a', items('a2'), { expectedVersion: 1, chatId: 'c' });
       await store.append('c::new', items('n1'), { expectedVersion: 0, chatId: 'c' });
       await store.leases.release('k', 'first');

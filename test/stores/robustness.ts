@@ -4,7 +4,7 @@
  * never swallowed) and the store recovers once the server is back.
  * @module
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConflictError, StoreError } from '../../src/errors.js';
 import type { ThreadStore } from '../../src/stores/types.js';
 import type { ThreadItem } from '../../src/stores/item.js';
@@ -134,7 +134,9 @@ export function runRobustnessTests(backend: IsolatedBackend): void {
         () => undefined,
         (e: unknown) => e,
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      const inFlight = () =>
+        expect(proxy.heldBytes(), 'the append reached the held proxy').toBeGreaterThan(0);
+      await vi.waitFor(inFlight, { timeout: 5_000 });
       await proxy.drop();
       const error = await pending;
       expect(error).toBeInstanceOf(StoreError);

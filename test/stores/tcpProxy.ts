@@ -11,6 +11,8 @@ export interface TcpProxy {
   port: number;
   /** Stops forwarding client data upstream: requests sent from now on never arrive. */
   hold(): void;
+  /** How many bytes clients sent that `hold()` kept back (a request in flight shows here). */
+  heldBytes(): number;
   /** Destroys every open connection and stops accepting new ones. */
   drop(): Promise<void>;
   /** Forwards again and accepts connections again, on the same port. */
@@ -22,6 +24,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let held = false;
+  let heldBytes = 0;
   const track = (socket: net.Socket): void => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -34,7 +37,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       const upstream = net.connect(targetPort, targetHost);
       track(client);
       track(upstream);
-      client.on('data', (chunk) => void (held || upstream.write(chunk)));
+      client.on('data', (chunk: Buffer) => {
+        if (held) heldBytes += chunk.length;
+        else upstream.write(chunk);
+      });
       upstream.pipe(client);
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
@@ -55,6 +61,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   return {
     port,
     hold: () => void (held = true),
+    heldBytes: () => heldBytes,
     drop: stop,
     restore: async () => {
       held = false;

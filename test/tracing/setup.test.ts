@@ -120,6 +120,7 @@ describe('flushTracing and shutdownTracing', () => {
     const store = new MemoryTraceStore();
     const save = store.saveTrace.bind(store);
     store.saveTrace = async (trace) => {
+      // sleep-ok: the scenario: a save that takes time; the test then awaits flush, not a timer.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await save(trace);
     };
