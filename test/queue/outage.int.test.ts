@@ -125,9 +125,8 @@ describe.skipIf(Boolean(skip))(
       }
     }, 60_000);
 
-    // Known defect (issue 16, open): under full-suite load a call retried across the outage
-    // once stored its user message twice. It passes alone (468 calls, 0 duplicates); it stays
-    // skipped, with this reason, until the retry path is idempotent under that timing too.
+    // The regression test of issue 16 (resolved): under full-suite load a call retried across
+    // the outage once stored its user message twice; every chat's turns must come out whole.
     it('Redis stopped for 3 s mid-run: clear 503s for calls not queued, the rest complete intact', async () => {
       const tag = uniqueName('out');
       const sent = new Map<string, { agency: string; ok: string[] }>();
