@@ -4,9 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, getDefaultLogger, setDefaultLogger } from '../../../src/logger.js';
+import { captureLogs, type CapturedLogs } from '../../support/captureLogs.js';
 import {
   deliverWebhook,
   webhookSignature,
@@ -39,25 +38,14 @@ async function receiver(statuses: number[]): Promise<{ url: string; got: Receive
 }
 
 const servers: Server[] = [];
-const previous = getDefaultLogger();
+let logs: CapturedLogs | undefined;
+/** The log lines from now on (restored after the test). */
+const capture = () => (logs = captureLogs()).lines;
 afterEach(async () => {
-  setDefaultLogger(previous);
+  logs?.restore();
+  logs = undefined;
   for (const server of servers.splice(0)) await new Promise((r) => server.close(r));
 });
-
-/** Captures log lines (as JSON) from now on. */
-function captureLogs(): Array<Record<string, unknown>> {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  setDefaultLogger(createLogger({ level: 'warn', destination }));
-  return lines;
-}
 
 function verified(received: Received): boolean {
   const expected = `sha256=${createHmac('sha256', SECRET).update(received.body).digest('hex')}`;
@@ -75,7 +63,7 @@ async function until<T>(read: () => T, ok: (value: T) => boolean, ms = 10_000): 
 
 describe('deliverWebhook', () => {
   it('retries a receiver that fails twice, then delivers the same signed body', async () => {
-    const logs = captureLogs();
+    const lines = capture();
     const { url, got } = await receiver([500, 503]);
     const hook: Webhook = { url, secret: SECRET };
     const delivery = await deliverWebhook(
@@ -95,16 +83,16 @@ describe('deliverWebhook', () => {
     expect(JSON.parse(got[0]!.body)).toEqual({ type: 'run.completed', n: 1 });
     expect(got[0]!.headers['x-colloquy-run-id']).toBe('callrun_1');
     // Each failure logged with the run and the attempt; the secret and the query nowhere.
-    expect(logs.map((l) => [l.runId, l.attempt, l.status])).toEqual([
+    expect(lines.map((l) => [l.runId, l.attempt, l.status])).toEqual([
       ['callrun_1', 1, 500],
       ['callrun_1', 2, 503],
     ]);
-    expect(JSON.stringify(logs)).not.toContain(SECRET);
-    expect(JSON.stringify(logs)).not.toContain('k=1');
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
+    expect(JSON.stringify(lines)).not.toContain('k=1');
   });
 
   it('stops after the bounded attempts, and at once on a final 4xx', async () => {
-    const logs = captureLogs();
+    const lines = capture();
     const down = await receiver([500, 500, 500, 500]);
     const failed = await deliverWebhook(
       { url: down.url, secret: SECRET },
@@ -123,7 +111,7 @@ describe('deliverWebhook', () => {
       attempts: 1,
       status: 410,
     });
-    expect(logs.some((l) => l.level === 50 && l.runId === 'r2')).toBe(true);
+    expect(lines.some((l) => l.level === 50 && l.runId === 'r2')).toBe(true);
   });
 
   it('signs with HMAC-SHA256 of the body', () => {
@@ -135,7 +123,7 @@ describe('deliverWebhook', () => {
 
 describe('runs with a webhook', () => {
   it('POSTs a background call outcome, signed, retried until accepted', async () => {
-    captureLogs();
+    capture();
     const { url, got } = await receiver([500, 502]);
     const server = await listen({ agencies: [echoAgency('echo')], demo: false });
     const started = await post(`${server.url}/agencies/echo/runs`, {
