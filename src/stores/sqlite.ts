@@ -343,16 +343,24 @@ export class SqliteStore extends BaseStore {
     }
   }
 
-  /** {@link #run} for a write: with active lease fences, checked in the write's transaction. */
+  /**
+   * {@link #run} for a write: with active lease fences, checked in the write's transaction, which
+   * also releases those of the fences' leases armed to go with it (`LeaseHandle.releaseWithNextWrite`).
+   */
   #write<T>(operation: string, fn: () => T): T {
     const fences = activeFences();
     if (fences.length === 0) return this.#run(operation, fn);
-    return this.#run(operation, () =>
+    let released: string[] | undefined;
+    const result = this.#run(operation, () =>
       this.#immediate(() => {
         this.leases.checkFences(operation, fences);
-        return fn();
+        const value = fn();
+        released = this.leases.releaseArmed(fences);
+        return value;
       }),
     );
+    if (released) this.leases.committed(released);
+    return result;
   }
 
   /** Runs a write body in an IMMEDIATE transaction, or in the caller's when one is open (no savepoint). */

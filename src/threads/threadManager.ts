@@ -13,6 +13,7 @@ import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
 import type { ItemMeta } from '../stores/item.js';
 import { KeyedLock } from '../stores/keyedLock.js';
+import type { LeaseHandle } from '../stores/lease.js';
 import { threadIdFor } from './threadId.js';
 
 /** Options of {@link ThreadManager}. */
@@ -27,6 +28,17 @@ export interface ThreadManagerOptions {
    * with unsaved items is never dropped: it stays (outside the count) until it is saved.
    */
   cacheSize?: number;
+}
+
+/** Options of {@link ThreadManager.saveThreads}. */
+export interface SaveThreadsOptions {
+  /**
+   * The lease the save is fenced with, when it is the holder's last write: a save made in one
+   * store write releases the lease in that write's transaction where the store can (SQLite),
+   * one commit instead of two. Otherwise (several writes, a lost race, another store) the
+   * lease stays held and its holder releases it as usual.
+   */
+  lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'>;
 }
 
 /**
@@ -112,11 +124,17 @@ export class ThreadManager {
    * placed before ours, then ours are appended after them. Store errors propagate to the caller.
    */
   saveThread(thread: ConversationThread): Promise<void> {
+    return this.#save(thread, undefined);
+  }
+
+  /** {@link saveThread}; each attempt (one store write) may release `lease` (see saveThreads). */
+  #save(thread: ConversationThread, lease: SaveThreadsOptions['lastWriteOf']): Promise<void> {
     this.#remember(thread);
     return this.#serialized(thread.threadId, async () => {
       for (let attempt = 0; ; attempt++) {
         const pending = thread.pending;
         if (pending.length === 0) return;
+        const settle = lease?.releaseWithNextWrite?.();
         try {
           thread.savedVersion = await this.store.append(thread.threadId, pending, {
             expectedVersion: thread.savedVersion,
@@ -127,6 +145,8 @@ export class ThreadManager {
         } catch (error) {
           if (!(error instanceof ConflictError) || attempt >= this.#maxConflictRetries) throw error;
           await this.#catchUp(thread);
+        } finally {
+          settle?.();
         }
       }
     });
@@ -138,13 +158,19 @@ export class ThreadManager {
    * other. A batch that loses a race with another writer is saved thread by thread instead, each
    * re-reading and retrying as {@link ThreadManager.saveThread} does.
    */
-  async saveThreads(threads: Iterable<ConversationThread>): Promise<void> {
+  async saveThreads(
+    threads: Iterable<ConversationThread>,
+    options: SaveThreadsOptions = {},
+  ): Promise<void> {
     const dirty = [...new Set(threads)].filter((thread) => thread.pending.length > 0);
+    const lease = options.lastWriteOf;
+    if (dirty.length === 1) return this.#save(dirty[0]!, lease);
     if (dirty.length > 1 && this.store.appendMany) {
       dirty.forEach((thread) => this.#remember(thread));
       const ids = dirty.map((thread) => thread.threadId).sort();
       const saved = await this.#serializedAll(ids, async () => {
         const batch = dirty.map((thread) => ({ thread, pending: thread.pending }));
+        const settle = lease?.releaseWithNextWrite?.();
         try {
           const versions = await appendBatch(
             this.store,
@@ -162,6 +188,8 @@ export class ThreadManager {
         } catch (error) {
           if (error instanceof ConflictError) return false;
           throw error;
+        } finally {
+          settle?.();
         }
       });
       if (saved) return;
