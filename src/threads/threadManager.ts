@@ -67,7 +67,7 @@ export class ThreadManager {
       max: Math.max(1, options.cacheSize ?? 1000),
       // Dropping a thread with unsaved items would lose them: it moves aside until saved.
       dispose: (thread, threadId, reason) => {
-        if (reason === 'evict' && thread.pending.length > 0) this.#pinned.set(threadId, thread);
+        if (reason === 'evict' && thread.hasPending) this.#pinned.set(threadId, thread);
       },
     });
   }
@@ -162,7 +162,7 @@ export class ThreadManager {
     threads: Iterable<ConversationThread>,
     options: SaveThreadsOptions = {},
   ): Promise<void> {
-    const dirty = [...new Set(threads)].filter((thread) => thread.pending.length > 0);
+    const dirty = [...new Set(threads)].filter((thread) => thread.hasPending);
     const lease = options.lastWriteOf;
     if (dirty.length === 1) return this.#save(dirty[0]!, lease);
     if (dirty.length > 1 && this.store.appendMany) {
