@@ -30,16 +30,8 @@ export interface ThreadManagerOptions {
   cacheSize?: number;
 }
 
-/** Options of {@link ThreadManager.saveThreads}. */
-export interface SaveThreadsOptions {
-  /**
-   * The lease the save is fenced with, when it is the holder's last write: a save made in one
-   * store write releases the lease in that write's transaction where the store can (SQLite),
-   * one commit instead of two. Otherwise (several writes, a lost race, another store) the
-   * lease stays held and its holder releases it as usual.
-   */
-  lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'>;
-}
+/** The lease a save may release with its write (see {@link ThreadManager.saveThreads}). */
+type LastWriteOf = Pick<LeaseHandle, 'releaseWithNextWrite'> | undefined;
 
 /**
  * Gets, caches and saves conversation threads.
@@ -128,7 +120,7 @@ export class ThreadManager {
   }
 
   /** {@link saveThread}; each attempt (one store write) may release `lease` (see saveThreads). */
-  #save(thread: ConversationThread, lease: SaveThreadsOptions['lastWriteOf']): Promise<void> {
+  #save(thread: ConversationThread, lease: LastWriteOf): Promise<void> {
     this.#remember(thread);
     return this.#serialized(thread.threadId, async () => {
       for (let attempt = 0; ; attempt++) {
@@ -157,10 +149,15 @@ export class ThreadManager {
    * `appendMany` (an agency call saves all its threads in one commit), else one thread after the
    * other. A batch that loses a race with another writer is saved thread by thread instead, each
    * re-reading and retrying as {@link ThreadManager.saveThread} does.
+   *
+   * `options.lastWriteOf`: the lease the save is fenced with, when it is the holder's last write.
+   * A save made in one store write releases that lease in the write's transaction where the
+   * store can (SQLite), one commit instead of two. Otherwise (several writes, a lost race,
+   * another store) the lease stays held and its holder releases it as usual.
    */
   async saveThreads(
     threads: Iterable<ConversationThread>,
-    options: SaveThreadsOptions = {},
+    options: { lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'> } = {},
   ): Promise<void> {
     const dirty = [...new Set(threads)].filter((thread) => thread.hasPending);
     const lease = options.lastWriteOf;
