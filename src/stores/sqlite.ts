@@ -351,11 +351,13 @@ export class SqliteStore extends BaseStore {
     const fences = activeFences();
     if (fences.length === 0) return this.#run(operation, fn);
     let released: string[] | undefined;
+    // Only a transaction of its own commits when it ends (inside another it is a savepoint).
+    const own = !this.#db.inTransaction;
     const result = this.#run(operation, () =>
       this.#immediate(() => {
         this.leases.checkFences(operation, fences);
         const value = fn();
-        released = this.leases.releaseArmed(fences);
+        if (own) released = this.leases.releaseArmed(fences);
         return value;
       }),
     );
