@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RunState } from '@openai/agents-core';
+import type { LeaseHandle } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
 import { traceCall } from '../tracing/traceCall.js';
 import type { ApprovalDecisions } from './approvals.js';
@@ -52,9 +53,9 @@ export async function runChatCall(
   try {
     const store = host.entry.runtime.threads.store;
     if (!needsChatLease(store))
-      return await traced(host, store, chatId, message, options, emit, resume);
-    return await withChatLease(store, chatId, host.chatWaitMs, options.signal, () =>
-      traced(host, store, chatId, message, options, emit, resume),
+      return await traced(host, store, chatId, message, options, emit, resume, undefined);
+    return await withChatLease(store, chatId, host.chatWaitMs, options.signal, (lease) =>
+      traced(host, store, chatId, message, options, emit, resume, lease),
     );
   } finally {
     leave();
@@ -70,10 +71,12 @@ function traced(
   options: ChatCallOptions,
   emit: ((event: AgencyStreamEvent) => void) | undefined,
   resume: ResumePoint | undefined,
+  lease: LeaseHandle | undefined,
 ): Promise<AgencyResponse> {
   const runId = resume?.runId ?? `run_${randomUUID()}`;
+  // The trace is saved after the call's threads, unfenced: the threads' save may release the lease.
   const work = (): Promise<AgencyResponse> =>
-    runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId);
+    runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId, lease);
   // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
   // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
   if (!host.tracing && host.entry.runtime.runner.config.tracingDisabled) return work();

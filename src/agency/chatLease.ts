@@ -6,7 +6,7 @@
  */
 import { storeCapabilities } from '../stores/capabilities.js';
 import { withFence } from '../stores/fence.js';
-import { holdLease, LeaseBusyError } from '../stores/lease.js';
+import { holdLease, LeaseBusyError, type LeaseHandle } from '../stores/lease.js';
 import type { ThreadStore } from '../stores/types.js';
 import { ChatBusyError } from './chatGate.js';
 
@@ -30,15 +30,19 @@ export function needsChatLease(store: ThreadStore): boolean {
  * Every store write of `work` is fenced with the lease (`withFence`): once the lease is lost (it
  * expired, for instance while this process was paused, and another caller took it) the store
  * refuses the write with `LeaseLostError` and the call fails with it.
+ *
+ * `work` gets the lease (undefined without one) so that its last write can release it in the same
+ * transaction (`ThreadManager.saveThreads(threads, { lastWriteOf: lease })`); a lease no write
+ * released is released here when `work` ends.
  */
 export async function withChatLease<T>(
   store: ThreadStore,
   chatId: string,
   waitMs: number,
   signal: AbortSignal | undefined,
-  work: () => Promise<T>,
+  work: (lease: LeaseHandle | undefined) => Promise<T>,
 ): Promise<T> {
-  if (!needsChatLease(store) || !store.leases) return work();
+  if (!needsChatLease(store) || !store.leases) return work(undefined);
   let lease;
   try {
     lease = await holdLease(store.leases, chatLeaseKey(chatId), {
@@ -52,7 +56,7 @@ export async function withChatLease<T>(
     throw error;
   }
   try {
-    return await withFence({ key: lease.key, owner: lease.owner }, work);
+    return await withFence({ key: lease.key, owner: lease.owner }, () => work(lease));
   } finally {
     await lease.release();
   }

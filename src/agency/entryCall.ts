@@ -8,6 +8,7 @@ import type { RunState } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
 import type { AgencyMemory } from '../memory/agencyMemory.js';
+import type { LeaseHandle } from '../stores/lease.js';
 import { checkpointChat } from '../threads/chatHistory.js';
 import { pendingApprovals, type ApprovalDecisions, type PendingCall } from './approvals.js';
 import { AgencyCall, type RunFrame } from './call.js';
@@ -39,7 +40,11 @@ export interface EntryCallHost {
 /** A stopped run to continue (from `Agency.resume`), or the new call's run id. */
 export type ResumeOrRunId = { runId: string; state: RunState<any, any> } | string;
 
-/** Runs one top-level call; the caller holds the chat (gate, lease) and the trace. */
+/**
+ * Runs one top-level call; the caller holds the chat (gate, `lease` where the store has leases)
+ * and the trace. When saving the threads is the call's last store write (no memory, no automatic
+ * checkpoint), that save releases the lease too, in its transaction where the store can.
+ */
 export async function runEntryCall(
   host: EntryCallHost,
   message: AgencyInput,
@@ -47,6 +52,7 @@ export async function runEntryCall(
   chatId: string,
   emit: ((event: AgencyStreamEvent) => void) | undefined,
   resumeOrRunId: ResumeOrRunId,
+  lease?: LeaseHandle,
 ): Promise<AgencyResponse> {
   const { runtime, graph } = host;
   const resume = typeof resumeOrRunId === 'string' ? undefined : resumeOrRunId;
@@ -112,7 +118,8 @@ export async function runEntryCall(
     throw surfacedError(error);
   }
   // Every thread the call wrote, in one store transaction where the store allows.
-  await runtime.threads.saveThreads(call.unsavedThreads());
+  const last = lease && !host.memory && !host.autoCheckpoint;
+  await runtime.threads.saveThreads(call.unsavedThreads(), last ? { lastWriteOf: lease } : {});
   // Saved items first, then their vectors (with the thread's indexed mark, in one transaction).
   await host.memory?.afterCall(call.chatId, call.userId);
   const response: AgencyResponse = {

@@ -150,16 +150,15 @@ export async function runTurn(
   // run started with; items name the agent that produced them, which differs from the run's
   // agent after a handoff) and into the call's items. The SDK's raw items are kept as they are,
   // not copied: the store copies them once when it saves them.
+  // The items of the run's own agent share one origin object, as the incoming message's do.
   const createdAt = call.now();
+  const ownMeta: ItemMeta = { ...meta, createdAt };
   const tagged: TaggedItem[] = [];
   for (const runItem of result.newItems) {
     if (runItem.type === 'tool_approval_item') continue;
     const item = runItem.rawItem as AgentInputItem;
     const agent = producerOf(runItem) ?? frame.agent;
-    thread.addItem(
-      item,
-      agent === meta.agent ? { ...meta, createdAt } : { ...meta, agent, createdAt },
-    );
+    thread.addItem(item, agent === meta.agent ? ownMeta : { ...meta, agent, createdAt });
     tagged.push({
       agent,
       callerAgent: frame.callerAgent,

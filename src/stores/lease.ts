@@ -52,6 +52,33 @@ export interface LeaseHandle {
   readonly lost: boolean;
   /** Stops renewing and releases the lease. Safe to call twice. */
   release(): Promise<void>;
+  /**
+   * Lets the next store write fenced with this lease release it in the same transaction, one
+   * commit instead of two, where the store's leases can ({@link FoldingLeases}: SQLite). Call it
+   * right before the holder's last write, and call the function it returns right after that
+   * write, failed or not: it returns true when the write committed and released the lease (then
+   * the lease is no longer renewed and `release()` does nothing), false when the lease is still
+   * held and `release()` must release it as usual.
+   */
+  releaseWithNextWrite?(): () => boolean;
+}
+
+/**
+ * {@link Leases} that can release a lease inside the transaction of a write fenced with it. The
+ * store checks the write's fences in its transaction; an armed lease among them is released
+ * there, and counts as released once that transaction commits.
+ */
+export interface FoldingLeases extends Leases {
+  /** Arms `owner`'s lease on `key`: the next committed write fenced with it releases it. */
+  armRelease(key: string, owner: string): void;
+  /** Disarms it; true when a committed write has released it meanwhile. */
+  disarmRelease(key: string, owner: string): boolean;
+}
+
+/** Whether `leases` can release a lease with a fenced write ({@link FoldingLeases}). */
+export function isFoldingLeases(leases: Leases): leases is FoldingLeases {
+  const folding = leases as Partial<FoldingLeases>;
+  return typeof folding.armRelease === 'function' && typeof folding.disarmRelease === 'function';
 }
 
 const DEFAULT_TTL_MS = 30_000;
@@ -123,6 +150,16 @@ export function keepLease(leases: Leases, key: string, owner: string, ttlMs: num
       clearInterval(timer);
       await renewal;
       await leases.release(key, owner);
+    },
+    releaseWithNextWrite() {
+      if (released || !isFoldingLeases(leases)) return () => false;
+      leases.armRelease(key, owner);
+      return () => {
+        if (!leases.disarmRelease(key, owner)) return false;
+        released = true;
+        clearInterval(timer);
+        return true;
+      };
     },
   };
 }

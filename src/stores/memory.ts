@@ -20,7 +20,11 @@ interface Segment {
 }
 
 interface ThreadState {
-  record: Omit<ThreadRecord, 'version'>;
+  /** The record without its version and times (formatted only when read). */
+  record: Omit<ThreadRecord, 'version' | 'createdAt' | 'updatedAt'>;
+  /** Creation and last change, ms since the epoch. */
+  createdMs: number;
+  updatedMs: number;
   segment: Segment;
 }
 
@@ -93,7 +97,7 @@ export class MemoryStore extends BaseStore {
     if (bodies.length === 0) return current;
     const target = state ?? this.#create(threadId, options.chatId ?? null, '{}');
     target.segment.items.push(...bodies);
-    target.record.updatedAt = new Date().toISOString();
+    target.updatedMs = Date.now();
     return version(target);
   }
 
@@ -104,7 +108,7 @@ export class MemoryStore extends BaseStore {
   ): Promise<void> {
     const state = this.#threads.get(threadId) ?? this.#create(threadId, chatId ?? null, '{}');
     state.record.metadata = JSON.parse(metadata) as Record<string, unknown>;
-    state.record.updatedAt = new Date().toISOString();
+    state.updatedMs = Date.now();
   }
 
   protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
@@ -143,7 +147,7 @@ export class MemoryStore extends BaseStore {
     archive.segment = segment;
     archive.record.forkedFrom = { threadId, version: current! };
     state!.segment = { parent: target === 0 ? null : segment, base: target, items: [] };
-    record.updatedAt = new Date().toISOString();
+    state!.updatedMs = Date.now();
     return archiveId;
   }
 
@@ -158,23 +162,26 @@ export class MemoryStore extends BaseStore {
 
   /** A new thread with `metadata` (JSON text). */
   #create(threadId: string, chatId: string | null, metadata: string): ThreadState {
-    const now = new Date().toISOString();
+    const now = Date.now();
     const state: ThreadState = {
       record: {
         threadId,
         chatId,
         metadata: metadata === '{}' ? {} : (JSON.parse(metadata) as Record<string, unknown>),
         forkedFrom: null,
-        createdAt: now,
-        updatedAt: now,
       },
+      createdMs: now,
+      updatedMs: now,
       segment: { parent: null, base: 0, items: [] },
     };
     this.#threads.set(threadId, state);
     return state;
   }
 
-  /** A copy the caller may change: fields copied one by one, only non-empty metadata deeply. */
+  /**
+   * A copy the caller may change: fields copied one by one, only non-empty metadata deeply; the
+   * times formatted here (appends only take `Date.now()`: most records are never read).
+   */
   #record(state: ThreadState): ThreadRecord {
     const { record } = state;
     return {
@@ -182,8 +189,8 @@ export class MemoryStore extends BaseStore {
       chatId: record.chatId,
       metadata: hasKeys(record.metadata) ? jsonCopy(record.metadata) : {},
       forkedFrom: record.forkedFrom ? { ...record.forkedFrom } : null,
-      createdAt: record.createdAt,
-      updatedAt: record.updatedAt,
+      createdAt: new Date(state.createdMs).toISOString(),
+      updatedAt: new Date(state.updatedMs).toISOString(),
       version: version(state),
     };
   }

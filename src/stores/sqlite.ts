@@ -58,6 +58,14 @@ export class SqliteStore extends BaseStore {
   readonly #db: Database.Database;
   readonly #sql: Statements;
   readonly #path: string;
+  /**
+   * Runs its argument in one IMMEDIATE transaction, made once per connection (better-sqlite3
+   * builds four wrapper functions per `transaction()` call). Inside another transaction it
+   * becomes a savepoint: write bodies use {@link SqliteStore.#atomic} instead.
+   */
+  readonly #immediate: <T>(body: () => T) => T;
+  /** The same as a DEFERRED transaction: one consistent snapshot for a multi-statement read. */
+  readonly #snapshot: <T>(body: () => T) => T;
   /** Leases shared by every process that opens this database file. */
   readonly leases: SqliteLeases;
 
@@ -79,6 +87,9 @@ export class SqliteStore extends BaseStore {
       this.#db.pragma(`synchronous = ${opts.synchronous}`);
       migrate(this.#db, opts.path);
       this.#sql = prepareStatements(this.#db);
+      const transaction = this.#db.transaction((body: () => unknown) => body());
+      this.#immediate = transaction.immediate as <T>(body: () => T) => T;
+      this.#snapshot = transaction as <T>(body: () => T) => T;
       this.leases = new SqliteLeases(this.#db, (operation, error) =>
         sqliteError(this.#path, operation, error),
       );
@@ -110,13 +121,13 @@ export class SqliteStore extends BaseStore {
 
   protected async readRange(threadId: string, range: ReadRange): Promise<ThreadItem[]> {
     return this.#run('readItems', () =>
-      this.#db.transaction(() => {
+      this.#snapshot(() => {
         const loaded = this.#load(threadId);
         if (!loaded) return [];
         const { start, end } = rangeSpan(loaded.version, range);
         if (start >= end) return [];
         return readVisible(this.#sql, this.#path, loaded, start, end);
-      })(),
+      }),
     );
   }
 
@@ -139,22 +150,20 @@ export class SqliteStore extends BaseStore {
 
   /** New threads, batches and conflicts: version check and inserts in one IMMEDIATE transaction. */
   #appendSlow(threadId: string, bodies: string[], options: AppendOptions): number {
-    return this.#db.transaction(() => this.#appendIn(threadId, bodies, options)).immediate();
+    return this.#atomic(() => this.#appendIn(threadId, bodies, options));
   }
 
   /** Every entry in one IMMEDIATE transaction: one commit for a whole agency call's threads. */
   appendMany(batch: readonly AppendBatchEntry[]): Promise<number[]> {
     return this.appendManyWith(batch, async (entries: BatchEntry[]) =>
       this.#write('appendMany', () =>
-        this.#db
-          .transaction(() =>
-            entries.map(({ threadId, bodies, options, metadata }) => {
-              const version = this.#appendIn(threadId, bodies, options);
-              if (metadata !== undefined) this.#setMetadataIn(threadId, metadata, options.chatId);
-              return version;
-            }),
-          )
-          .immediate(),
+        this.#atomic(() =>
+          entries.map(({ threadId, bodies, options, metadata }) => {
+            const version = this.#appendIn(threadId, bodies, options);
+            if (metadata !== undefined) this.#setMetadataIn(threadId, metadata, options.chatId);
+            return version;
+          }),
+        ),
       ),
     );
   }
@@ -189,7 +198,7 @@ export class SqliteStore extends BaseStore {
     chatId: string | null | undefined,
   ): Promise<void> {
     this.#write('setMetadata', () =>
-      this.#db.transaction(() => this.#setMetadataIn(threadId, metadata, chatId)).immediate(),
+      this.#atomic(() => this.#setMetadataIn(threadId, metadata, chatId)),
     );
   }
 
@@ -202,93 +211,85 @@ export class SqliteStore extends BaseStore {
 
   protected async listRecords(chatId: string | undefined): Promise<ThreadRecord[]> {
     return this.#run('listThreads', () =>
-      this.#db.transaction(() => {
+      this.#snapshot(() => {
         const rows =
           chatId === undefined ? this.#sql.threadsAll.all() : this.#sql.threadsByChat.all(chatId);
         return rows.map((row) => toRecord(completeRow(this.#sql, this.#path, row)));
-      })(),
+      }),
     );
   }
 
   protected async forkThread(request: ForkRequest): Promise<ThreadRecord> {
     const { sourceId, targetId } = request;
     return this.#write('fork', () =>
-      this.#db
-        .transaction(() => {
-          const source = this.#load(sourceId);
-          const upTo = request.check(
-            source?.version ?? null,
-            this.#sql.thread.get(targetId) !== undefined,
-          );
-          const { row } = source!;
-          const segment = this.#newSegment(upTo === 0 ? null : row.segment_id, upTo);
-          const chatId = request.chatId !== undefined ? request.chatId : row.chat_id;
-          const now = Date.now();
-          const metadata = request.metadata ?? row.metadata;
-          this.#sql.insertThread.run(targetId, chatId, segment, metadata, sourceId, upTo, now, now);
-          return toRecord(this.#load(targetId)!);
-        })
-        .immediate(),
+      this.#atomic(() => {
+        const source = this.#load(sourceId);
+        const upTo = request.check(
+          source?.version ?? null,
+          this.#sql.thread.get(targetId) !== undefined,
+        );
+        const { row } = source!;
+        const segment = this.#newSegment(upTo === 0 ? null : row.segment_id, upTo);
+        const chatId = request.chatId !== undefined ? request.chatId : row.chat_id;
+        const now = Date.now();
+        const metadata = request.metadata ?? row.metadata;
+        this.#sql.insertThread.run(targetId, chatId, segment, metadata, sourceId, upTo, now, now);
+        return toRecord(this.#load(targetId)!);
+      }),
     );
   }
 
   protected async rollbackThread(request: RollbackRequest): Promise<string | null> {
     const { threadId, version, archiveId } = request;
     return this.#write('rollback', () =>
-      this.#db
-        .transaction(() => {
-          const loaded = this.#load(threadId);
-          if (!request.check(loaded?.version ?? null)) return null;
-          const { row } = loaded!;
-          const now = Date.now();
-          this.#sql.insertThread.run(
-            archiveId,
-            row.chat_id,
-            row.segment_id,
-            row.metadata,
-            threadId,
-            loaded!.version,
-            now,
-            now,
-          );
-          this.#sql.setSegment.run(
-            this.#newSegment(version === 0 ? null : row.segment_id, version),
-            now,
-            threadId,
-          );
-          return archiveId;
-        })
-        .immediate(),
+      this.#atomic(() => {
+        const loaded = this.#load(threadId);
+        if (!request.check(loaded?.version ?? null)) return null;
+        const { row } = loaded!;
+        const now = Date.now();
+        this.#sql.insertThread.run(
+          archiveId,
+          row.chat_id,
+          row.segment_id,
+          row.metadata,
+          threadId,
+          loaded!.version,
+          now,
+          now,
+        );
+        this.#sql.setSegment.run(
+          this.#newSegment(version === 0 ? null : row.segment_id, version),
+          now,
+          threadId,
+        );
+        return archiveId;
+      }),
     );
   }
 
   protected async removeThread(threadId: string): Promise<void> {
     this.#write('deleteThread', () =>
-      this.#db
-        .transaction(() => {
-          const row = this.#sql.thread.get(threadId);
-          if (!row) return;
-          this.#sql.deleteThread.run(threadId);
-          this.#collect(row.segment_id);
-        })
-        .immediate(),
+      this.#atomic(() => {
+        const row = this.#sql.thread.get(threadId);
+        if (!row) return;
+        this.#sql.deleteThread.run(threadId);
+        this.#collect(row.segment_id);
+      }),
     );
   }
 
   protected override async saveCheckpoint(entry: CheckpointEntry): Promise<boolean> {
     return this.#write('putCheckpoint', () =>
-      this.#db
-        .transaction(() => {
-          if (this.#sql.checkpoint.get(entry.checkpointId)) return false;
-          this.#sql.insertCheckpoint.run(
-            entry.checkpointId,
-            entry.chatId,
-            entry.createdMs,
-            entry.body,
-          );
-          return true;
-        })
-        .immediate(),
+      this.#atomic(() => {
+        if (this.#sql.checkpoint.get(entry.checkpointId)) return false;
+        this.#sql.insertCheckpoint.run(
+          entry.checkpointId,
+          entry.chatId,
+          entry.createdMs,
+          entry.body,
+        );
+        return true;
+      }),
     );
   }
 
@@ -342,12 +343,31 @@ export class SqliteStore extends BaseStore {
     }
   }
 
-  /** {@link #run} for a write: with active lease fences, checked in the write's transaction. */
+  /**
+   * {@link #run} for a write: with active lease fences, checked in the write's transaction, which
+   * also releases those of the fences' leases armed to go with it (`LeaseHandle.releaseWithNextWrite`).
+   */
   #write<T>(operation: string, fn: () => T): T {
     const fences = activeFences();
     if (fences.length === 0) return this.#run(operation, fn);
-    const fenced = () => (this.leases.checkFences(operation, fences), fn());
-    return this.#run(operation, () => this.#db.transaction(fenced).immediate());
+    let released: string[] | undefined;
+    // Only a transaction of its own commits when it ends (inside another it is a savepoint).
+    const own = !this.#db.inTransaction;
+    const result = this.#run(operation, () =>
+      this.#immediate(() => {
+        this.leases.checkFences(operation, fences);
+        const value = fn();
+        if (own) released = this.leases.releaseArmed(fences);
+        return value;
+      }),
+    );
+    if (released) this.leases.committed(released);
+    return result;
+  }
+
+  /** Runs a write body in an IMMEDIATE transaction, or in the caller's when one is open (no savepoint). */
+  #atomic<T>(body: () => T): T {
+    return this.#db.inTransaction ? body() : this.#immediate(body);
   }
 
   #run<T>(operation: string, fn: () => T): T {

@@ -5,15 +5,23 @@
  */
 import type Database from 'better-sqlite3';
 import { checkFences, type Fence } from './fence.js';
-import type { Leases } from './lease.js';
+import type { FoldingLeases } from './lease.js';
 
-/** Leases kept in a SQLite database (the table is created by the store's migration 2). */
-export class SqliteLeases implements Leases {
+/**
+ * Leases kept in a SQLite database (the table is created by the store's migrations 2 and 3). A
+ * lease armed with {@link SqliteLeases.armRelease} is released by the store's next write fenced
+ * with it, in that write's transaction.
+ */
+export class SqliteLeases implements FoldingLeases {
   readonly #acquire: Database.Statement<[{ key: string; owner: string; now: number; ttl: number }]>;
   readonly #renew: Database.Statement<[number, string, string]>;
   readonly #release: Database.Statement<[string, string]>;
   readonly #holder: Database.Statement<[string], { owner: string }>;
   readonly #wrap: (operation: string, error: unknown) => Error;
+  /** Armed releases: owner (the fencing token, unique per holding) → lease key. */
+  readonly #armed = new Map<string, string>();
+  /** Owners whose armed lease a committed write released, until disarmed. */
+  readonly #released = new Set<string>();
 
   /** @internal */
   constructor(db: Database.Database, wrap: (operation: string, error: unknown) => Error) {
@@ -45,6 +53,40 @@ export class SqliteLeases implements Leases {
 
   async release(key: string, owner: string): Promise<void> {
     this.#run('release lease', () => this.#release.run(key, owner));
+  }
+
+  armRelease(key: string, owner: string): void {
+    this.#armed.set(owner, key);
+  }
+
+  disarmRelease(_key: string, owner: string): boolean {
+    this.#armed.delete(owner);
+    return this.#released.delete(owner);
+  }
+
+  /**
+   * Inside a fenced write's transaction, after its checks and statements: releases the armed
+   * leases among `fences` and returns their owners (undefined when none), for
+   * {@link SqliteLeases.committed} once the transaction commits.
+   * @internal
+   */
+  releaseArmed(fences: readonly Fence[]): string[] | undefined {
+    if (this.#armed.size === 0) return undefined;
+    let owners: string[] | undefined;
+    for (const { key, owner } of fences) {
+      if (this.#armed.get(owner) !== key) continue;
+      this.#release.run(key, owner);
+      (owners ??= []).push(owner);
+    }
+    return owners;
+  }
+
+  /** The write that released `owners`' leases committed. @internal */
+  committed(owners: readonly string[]): void {
+    for (const owner of owners) {
+      this.#armed.delete(owner);
+      this.#released.add(owner);
+    }
   }
 
   /**

@@ -22,6 +22,8 @@ export const MAX_SEGMENT = 2 ** (53 - POSITION_BITS) - 1;
  * Schema changelog — never edit a released entry, append a new one.
  * 1: segments, threads, items (key = segment · 2^26 + position), checkpoints.
  * 2: leases (key, owner, expiry in ms since the epoch).
+ * 3: leases WITHOUT ROWID: one B-tree keyed by the lease key, so taking and releasing a lease
+ *    writes one page, not two (the rowid table and its key index).
  */
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE segments (
@@ -60,6 +62,14 @@ export const MIGRATIONS: readonly string[] = [
      owner TEXT NOT NULL,
      expires_ms INTEGER NOT NULL
    );`,
+  `CREATE TABLE leases_by_key (
+     lease_key TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     expires_ms INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   INSERT INTO leases_by_key SELECT lease_key, owner, expires_ms FROM leases;
+   DROP TABLE leases;
+   ALTER TABLE leases_by_key RENAME TO leases;`,
 ];
 
 /** Brings a database to the latest schema, one transaction per migration. */

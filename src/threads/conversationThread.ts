@@ -50,6 +50,11 @@ export class ConversationThread {
     return this.items.slice(this.savedVersion);
   }
 
+  /** Whether some items are not saved yet (without copying them as `pending` does). */
+  get hasPending(): boolean {
+    return this.items.length > this.savedVersion;
+  }
+
   /** Appends one protocol item; the thread manager saves it. */
   addItem(item: AgentInputItem, meta?: ItemMeta): ThreadItem {
     const entry: ThreadItem = meta ? { id: randomUUID(), item, meta } : { id: randomUUID(), item };

@@ -13,6 +13,7 @@ import { MemoryStore } from '../stores/memory.js';
 import { ConversationThread } from './conversationThread.js';
 import type { ItemMeta } from '../stores/item.js';
 import { KeyedLock } from '../stores/keyedLock.js';
+import type { LeaseHandle } from '../stores/lease.js';
 import { threadIdFor } from './threadId.js';
 
 /** Options of {@link ThreadManager}. */
@@ -28,6 +29,9 @@ export interface ThreadManagerOptions {
    */
   cacheSize?: number;
 }
+
+/** The lease a save may release with its write (see {@link ThreadManager.saveThreads}). */
+type LastWriteOf = Pick<LeaseHandle, 'releaseWithNextWrite'> | undefined;
 
 /**
  * Gets, caches and saves conversation threads.
@@ -55,7 +59,7 @@ export class ThreadManager {
       max: Math.max(1, options.cacheSize ?? 1000),
       // Dropping a thread with unsaved items would lose them: it moves aside until saved.
       dispose: (thread, threadId, reason) => {
-        if (reason === 'evict' && thread.pending.length > 0) this.#pinned.set(threadId, thread);
+        if (reason === 'evict' && thread.hasPending) this.#pinned.set(threadId, thread);
       },
     });
   }
@@ -112,11 +116,17 @@ export class ThreadManager {
    * placed before ours, then ours are appended after them. Store errors propagate to the caller.
    */
   saveThread(thread: ConversationThread): Promise<void> {
+    return this.#save(thread, undefined);
+  }
+
+  /** {@link saveThread}; each attempt (one store write) may release `lease` (see saveThreads). */
+  #save(thread: ConversationThread, lease: LastWriteOf): Promise<void> {
     this.#remember(thread);
     return this.#serialized(thread.threadId, async () => {
       for (let attempt = 0; ; attempt++) {
         const pending = thread.pending;
         if (pending.length === 0) return;
+        const settle = lease?.releaseWithNextWrite?.();
         try {
           thread.savedVersion = await this.store.append(thread.threadId, pending, {
             expectedVersion: thread.savedVersion,
@@ -127,6 +137,8 @@ export class ThreadManager {
         } catch (error) {
           if (!(error instanceof ConflictError) || attempt >= this.#maxConflictRetries) throw error;
           await this.#catchUp(thread);
+        } finally {
+          settle?.();
         }
       }
     });
@@ -137,14 +149,25 @@ export class ThreadManager {
    * `appendMany` (an agency call saves all its threads in one commit), else one thread after the
    * other. A batch that loses a race with another writer is saved thread by thread instead, each
    * re-reading and retrying as {@link ThreadManager.saveThread} does.
+   *
+   * `options.lastWriteOf`: the lease the save is fenced with, when it is the holder's last write.
+   * A save made in one store write releases that lease in the write's transaction where the
+   * store can (SQLite), one commit instead of two. Otherwise (several writes, a lost race,
+   * another store) the lease stays held and its holder releases it as usual.
    */
-  async saveThreads(threads: Iterable<ConversationThread>): Promise<void> {
-    const dirty = [...new Set(threads)].filter((thread) => thread.pending.length > 0);
+  async saveThreads(
+    threads: Iterable<ConversationThread>,
+    options: { lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'> } = {},
+  ): Promise<void> {
+    const dirty = [...new Set(threads)].filter((thread) => thread.hasPending);
+    const lease = options.lastWriteOf;
+    if (dirty.length === 1) return this.#save(dirty[0]!, lease);
     if (dirty.length > 1 && this.store.appendMany) {
       dirty.forEach((thread) => this.#remember(thread));
       const ids = dirty.map((thread) => thread.threadId).sort();
       const saved = await this.#serializedAll(ids, async () => {
         const batch = dirty.map((thread) => ({ thread, pending: thread.pending }));
+        const settle = lease?.releaseWithNextWrite?.();
         try {
           const versions = await appendBatch(
             this.store,
@@ -162,6 +185,8 @@ export class ThreadManager {
         } catch (error) {
           if (error instanceof ConflictError) return false;
           throw error;
+        } finally {
+          settle?.();
         }
       });
       if (saved) return;
