@@ -336,7 +336,7 @@ export class Agency implements AgencyRuntime {
     const chatId = options.chatId ?? this.#chatId;
     return this.#activity.track(
       chatId,
-      runChatCall(this.#host, chatId, message, options, emit, resume),
+      runChatCall(this.#host, { chatId, message, options, emit, resume }),
     );
   }
 }

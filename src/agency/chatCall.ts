@@ -39,23 +39,28 @@ export interface ResumePoint {
   state: RunState<any, any>;
 }
 
-/** Runs one call of `chatId`: calls of one chat run one at a time, across processes on stores with leases. */
+/** One call as the agency received it. */
+export interface ChatCallRequest {
+  chatId: string;
+  message: AgencyInput;
+  options: ChatCallOptions;
+  emit: ((event: AgencyStreamEvent) => void) | undefined;
+  resume: ResumePoint | undefined;
+}
+
+/** Runs one call of a chat: calls of one chat run one at a time, across processes on stores with leases. */
 export async function runChatCall(
   host: ChatCallHost,
-  chatId: string,
-  message: AgencyInput,
-  options: ChatCallOptions,
-  emit: ((event: AgencyStreamEvent) => void) | undefined,
-  resume: ResumePoint | undefined,
+  call: ChatCallRequest,
 ): Promise<AgencyResponse> {
+  const { chatId, options } = call;
   const leave =
     host.gate.tryEnter(chatId) ?? (await host.gate.enter(chatId, host.chatWaitMs, options.signal));
   try {
     const store = host.entry.runtime.threads.store;
-    if (!needsChatLease(store))
-      return await traced(host, store, chatId, message, options, emit, resume, undefined);
+    if (!needsChatLease(store)) return await traced(host, store, call, undefined);
     return await withChatLease(store, chatId, host.chatWaitMs, options.signal, (lease) =>
-      traced(host, store, chatId, message, options, emit, resume, lease),
+      traced(host, store, call, lease),
     );
   } finally {
     leave();
@@ -66,11 +71,7 @@ export async function runChatCall(
 function traced(
   host: ChatCallHost,
   store: ThreadStore,
-  chatId: string,
-  message: AgencyInput,
-  options: ChatCallOptions,
-  emit: ((event: AgencyStreamEvent) => void) | undefined,
-  resume: ResumePoint | undefined,
+  { chatId, message, options, emit, resume }: ChatCallRequest,
   lease: LeaseHandle | undefined,
 ): Promise<AgencyResponse> {
   const runId = resume?.runId ?? `run_${randomUUID()}`;
