@@ -11,7 +11,6 @@ import { DEFAULT_ENSEMBLES_DIR, PROJECT_CONFIG_FILE } from '../../../defaults.js
 import { ColloquyError, ConfigError } from '../../../errors.js';
 import { openStore } from '../../../stores/openStore.js';
 import { findEnsembleFile } from '../../../ensembles/load.js';
-import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputHandlers.js';
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
@@ -105,6 +104,7 @@ function concurrency(options: InvokeOptions): number | undefined {
 
 /** The `--inputs` answers file; an unreadable one is a ConfigError naming the flag and the path. */
 async function answersFile(file: string): Promise<InputHandler> {
+  const { ScriptedInputHandler } = await import('../../../ensembles/inputHandlers.js');
   try {
     return await ScriptedInputHandler.fromFile(path.resolve(file));
   } catch (error) {
@@ -138,7 +138,8 @@ export async function invoke(
   const input = await resolveInput(positional, options);
   let inputHandler: InputHandler | undefined;
   if (options.inputs) inputHandler = await answersFile(options.inputs);
-  else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
+  else if (process.stdin.isTTY)
+    inputHandler = new (await import('../../../ensembles/inputHandlers.js')).TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
   // off a TTY the plain progress lines stay. Ensemble spans are SDK spans when the run has LLM
