@@ -99,7 +99,7 @@ for (const file of files) {
   }
   const { ensemble } = prepared;
   const mock: ProfileMap = {};
-  for (const name of prepared.profiles.names())
+  for (const name of prepared.profiles?.names() ?? [])
     mock[name] = { provider: 'mock', model: `mock-${name}` };
   for (const agent of ensemble.agents)
     if (agent.model_profile)

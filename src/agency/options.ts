@@ -9,7 +9,7 @@ import type { Agent as SdkAgent } from '@openai/agents-core';
 import { AgencyConfigError } from '../errors.js';
 import { resolveMemory, type MemoryOptions, type ResolvedMemory } from '../memory/options.js';
 import type { ModelPrice } from '../models/pricing.js';
-import { openDefaultStore } from '../stores/openStore.js';
+import { openDefaultStore } from '../stores/defaultStore.js';
 import { ThreadManager } from '../threads/threadManager.js';
 import type { ViewOptions } from '../threads/view.js';
 import type { ApprovalDecisions } from './approvals.js';

@@ -1,10 +1,19 @@
 /**
  * The CLI's tables: columns sized to their widest cell (ids of any length, wide CJK characters
  * and emoji measured by display width, colour codes ignored), no borders, two spaces between
- * columns, no trailing spaces. Widths come from `string-width` (the package `log-update` uses too).
+ * columns, no trailing spaces. Printable ASCII is one column a character; other text is measured by
+ * `string-width` (the package `log-update` uses too), loaded the first time such text appears.
  * @module
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+const requireModule = createRequire(import.meta.url);
+
+/** The display width of `text` (string-width is an ES module: `require` of it is synchronous on Node >= 20.19). */
+function stringWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  return (requireModule('string-width') as typeof import('string-width')).default(text);
+}
 
 /** Options of {@link renderTable}. */
 export interface TableOptions {

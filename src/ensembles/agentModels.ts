@@ -7,7 +7,6 @@
 import type { Model, ModelRequest, ModelSettings } from '@openai/agents-core';
 import { ColloquyError } from '../errors.js';
 import type { ModelProfile } from '../models/profile.js';
-import { loadProjectProfiles } from '../models/projectConfig.js';
 import type { ProfileRegistry } from '../models/profiles.js';
 import type { Ensemble } from './schema.js';
 
@@ -19,7 +18,8 @@ export type CreateModel = (
 
 /** The default {@link CreateModel}: the project's profile registry and model resolver. */
 export const defaultCreateModel: CreateModel = async (profileName, registry) => {
-  const profiles = registry ?? (await loadProjectProfiles());
+  const profiles =
+    registry ?? (await (await import('../models/projectConfig.js')).loadProjectProfiles());
   // The model stack (providers, the OpenAI client) loads only when an LLM agent runs.
   const { createModel } = await import('../models/resolve.js');
   return createModel(profileName, profiles, { baseDir: profiles.baseDir(profileName) });

@@ -13,8 +13,8 @@
  * `state.count + 1 == 3` works.
  * @module
  */
-import { Environment } from '@marcbachmann/cel-js';
-import type { ASTNode } from '@marcbachmann/cel-js';
+import { createRequire } from 'node:module';
+import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { LRUCache } from 'lru-cache';
 import { ColloquyError } from '../errors.js';
 import { defaultRuntime, defineRuntimeSlot, type ColloquyRuntime } from '../runtime.js';
@@ -61,22 +61,39 @@ export const CONDITION_LIMITS = {
 
 const COMPREHENSIONS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 
-const environment = new Environment({
-  unlistedVariablesAreDyn: false,
-  homogeneousAggregateLiterals: false,
-  limits: {
-    maxAstNodes: CONDITION_LIMITS.maxAstNodes,
-    maxDepth: CONDITION_LIMITS.maxDepth,
-    maxListElements: 64,
-    maxMapEntries: 64,
-    maxCallArguments: 8,
-  },
+/**
+ * CEL loads on the first condition checked or compiled, not with this module: an ensemble without
+ * conditions never loads it. `require` of an ES module is synchronous on Node >= 20.19, so
+ * checking stays synchronous and load-time validation still reports file, field and line.
+ */
+const requireModule = createRequire(import.meta.url);
+
+/** The CEL environment of a runtime: the five variables, the size limits. */
+const ENVIRONMENT = defineRuntimeSlot('ensembles.celEnvironment', (): Environment => {
+  const cel = requireModule('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js');
+  const made = new cel.Environment({
+    unlistedVariablesAreDyn: false,
+    homogeneousAggregateLiterals: false,
+    limits: {
+      maxAstNodes: CONDITION_LIMITS.maxAstNodes,
+      maxDepth: CONDITION_LIMITS.maxDepth,
+      maxListElements: 64,
+      maxMapEntries: 64,
+      maxCallArguments: 8,
+    },
+  });
+  made.registerVariable('state', 'map');
+  made.registerVariable('turn', 'int');
+  made.registerVariable('outputs', 'map');
+  made.registerVariable('executions', 'map');
+  made.registerVariable('failures', 'map');
+  return made;
 });
-environment.registerVariable('state', 'map');
-environment.registerVariable('turn', 'int');
-environment.registerVariable('outputs', 'map');
-environment.registerVariable('executions', 'map');
-environment.registerVariable('failures', 'map');
+
+/** The CEL environment (made, and CEL loaded, on first use). */
+function environment(): Environment {
+  return defaultRuntime().use(ENVIRONMENT);
+}
 
 function offsetOf(error: unknown): number {
   const e = error as { node?: { pos?: number }; range?: { start?: number } };
@@ -136,7 +153,7 @@ export function checkCondition(expression: string): ConditionProblem | null {
   }
   let parsed;
   try {
-    parsed = environment.parse(expression);
+    parsed = environment().parse(expression);
   } catch (error) {
     return { offset: offsetOf(error), message: `CEL syntax error: ${summaryOf(error)}` };
   }
@@ -260,7 +277,7 @@ export function compileCondition(expression: string): CompiledCondition {
       `Condition "${expression}" is invalid at character ${problem.offset + 1}: ${problem.message}.`,
     );
   }
-  const evaluate = environment.parse(expression);
+  const evaluate = environment().parse(expression);
   const comprehension = hasComprehension(evaluate.ast);
   return (context) => {
     const { values, budget } = celContext(context);

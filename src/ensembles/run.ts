@@ -16,7 +16,6 @@ import pLimit from 'p-limit';
 import { ColloquyError } from '../errors.js';
 import type { ColloquyRuntime } from '../runtime.js';
 import type { ProfileRegistry } from '../models/profiles.js';
-import { MemoryStore } from '../stores/memory.js';
 import type { ThreadStore } from '../stores/types.js';
 import { AgentModels, defaultCreateModel } from './agentModels.js';
 import type { CreateModel } from './agentModels.js';
@@ -97,7 +96,7 @@ export async function runEnsemble(
   ensemble: Ensemble,
   options: RunEnsembleOptions = {},
 ): Promise<ConversationResult> {
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? new (await import('../stores/memory.js')).MemoryStore();
   const runId =
     typeof options.resume === 'string' ? options.resume : (options.runId ?? randomUUID());
   const waitMs = options.leaseWaitMs ?? (options.resume ? RUN_LEASE_RESUME_WAIT_MS : 0);

@@ -13,7 +13,6 @@ import path from 'node:path';
 import { ColloquyError } from '../errors.js';
 import { llmOrcDirOf } from './llmorc/project.js';
 import { isColloquyStdin, parseScriptOutput, scriptInput } from './llmorc/scriptProtocol.js';
-import { PRIMITIVES } from './primitives/registry.js';
 import { resolveScript, splitCommand } from './scriptResolve.js';
 import { helperSpawn } from './spawnHelper.js';
 import type { HelperChild } from './spawnHelper.js';
@@ -153,6 +152,7 @@ async function runPrimitive(options: ScriptAgentOptions, name: string): Promise<
     isColloquyStdin(stdin) && stdin.config
       ? { AGENT_PARAMETERS: JSON.stringify(stdin.config) }
       : {};
+  const { PRIMITIVES } = await import('./primitives/registry.js');
   const result = await PRIMITIVES[name]!({
     stdin,
     env: { ...process.env, ...config, ...options.env },

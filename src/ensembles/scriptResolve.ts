@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ColloquyError } from '../errors.js';
-import { primitiveNameOf } from './primitives/registry.js';
+import { primitiveNameOf } from './primitives/names.js';
 
 /** Extensions that make a script reference a path even without a `/` (llm-orc's list and ours). */
 export const SCRIPT_EXTENSIONS = ['.py', '.sh', '.bash', '.js', '.mjs', '.cjs', '.rb'];

@@ -2,36 +2,37 @@
  * The local, offline file index: a MiniSearch full-text index over line windows of a folder's
  * files, persisted as one JSON file and updated incrementally — unchanged files (same size and
  * mtime) are not read, touched files are re-indexed only when their sha256 changed, deleted files
- * are dropped, and binary files are skipped with a warning.
+ * are dropped, and binary files are skipped with a warning. MiniSearch, the scanner and the index
+ * file's code load on the first update or search, not with the module: constructing an index (an
+ * agent with `filesFolder`) only checks its options.
  * @module
  */
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
 import type { Options as MiniSearchOptions } from 'minisearch';
 import type { Logger } from 'pino';
-import { chunkText, citeLines } from './chunks.js';
-import {
-  FILE_INDEX_SCHEMA_VERSION,
-  loadIndexFile,
-  saveIndexFile,
-  type FileEntry,
-} from './indexFile.js';
+import type { FileEntry } from './indexFile.js';
 import {
   folderKey,
   resolveFileSearchOptions,
   type Citation,
   type FileSearchOptions,
 } from './options.js';
-import {
-  hasBinaryExtension,
-  looksBinary,
-  readFileBytes,
-  scanFolder,
-  sha256,
-  type ReadFileFunction,
-  type ScannedFile,
-} from './scan.js';
-import { isPdf, pdfText } from './pdfText.js';
+import type { ReadFileFunction, ScannedFile } from './scan.js';
+
+/** The index's working code, loaded on first use. */
+async function engine() {
+  const [minisearch, chunks, indexFile, scan, pdf] = await Promise.all([
+    import('minisearch'),
+    import('./chunks.js'),
+    import('./indexFile.js'),
+    import('./scan.js'),
+    import('./pdfText.js'),
+  ]);
+  return { MiniSearch: minisearch.default, ...chunks, ...indexFile, ...scan, ...pdf };
+}
+
+type Engine = Awaited<ReturnType<typeof engine>>;
 
 /** Options of {@link FileIndex}. */
 export interface FileIndexOptions extends Pick<
@@ -86,11 +87,12 @@ export class FileIndex {
   readonly indexPath: string | null;
   readonly #options: ReturnType<typeof resolveFileSearchOptions>;
   readonly #owner: string;
-  readonly #read: ReadFileFunction;
+  readonly #read: ReadFileFunction | undefined;
   readonly #logger: Logger;
   #files: Record<string, FileEntry> = {};
-  #search = new MiniSearch<ChunkDoc>(MINISEARCH);
-  #loaded = false;
+  /** Made by the first update (with the code it needs). */
+  #search: MiniSearch<ChunkDoc> | undefined;
+  #engine: Engine | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(folder: string, options: FileIndexOptions = {}) {
@@ -101,7 +103,7 @@ export class FileIndex {
       this.#options.indexDir === null
         ? null
         : join(this.#options.indexDir, `${folderKey(this.folder)}.json`);
-    this.#read = options.readFile ?? readFileBytes;
+    this.#read = options.readFile;
     this.#logger = this.#options.logger;
   }
 
@@ -117,7 +119,8 @@ export class FileIndex {
     await this.update();
     const limit = options.limit ?? this.#options.maxResults;
     if (query.trim() === '') return [];
-    const hits = this.#search.search(query, {
+    const { citeLines } = this.#engine!;
+    const hits = this.#search!.search(query, {
       prefix: true,
       fuzzy: 0.2,
       boost: { text: 2 },
@@ -144,7 +147,8 @@ export class FileIndex {
   }
 
   async #update(): Promise<IndexUpdate> {
-    if (!this.#loaded) await this.#load();
+    const { scanFolder, saveIndexFile, FILE_INDEX_SCHEMA_VERSION } = await this.#load();
+    const search = this.#search!;
     const report: IndexUpdate = { added: [], changed: [], removed: [], skipped: [], unchanged: 0 };
     const scanned = await scanFolder(this.folder, this.#owner);
     const present = new Set(scanned.map((file) => file.path));
@@ -157,7 +161,7 @@ export class FileIndex {
     const dirty =
       report.added.length + report.changed.length + report.removed.length + report.skipped.length >
       0;
-    if (dirty && this.#search.dirtCount > 0) await this.#search.vacuum({ batchWait: 0 });
+    if (dirty && search.dirtCount > 0) await search.vacuum({ batchWait: 0 });
     if (dirty && this.indexPath) {
       await saveIndexFile(this.indexPath, {
         schemaVersion: FILE_INDEX_SCHEMA_VERSION,
@@ -165,7 +169,7 @@ export class FileIndex {
         chunkLines: this.#options.chunkLines,
         chunkOverlap: this.#options.chunkOverlap,
         files: this.#files,
-        index: this.#search.toJSON() as unknown as Record<string, unknown>,
+        index: search.toJSON() as unknown as Record<string, unknown>,
       });
     }
     return report;
@@ -178,12 +182,14 @@ export class FileIndex {
       return;
     }
     const stat = { size: file.size, mtimeMs: file.mtimeMs };
+    const { isPdf, hasBinaryExtension, sha256, pdfText, looksBinary, chunkText, readFileBytes } =
+      this.#engine!;
     const pdf = isPdf(file.path);
     if ((hasBinaryExtension(file.path) && !pdf) || file.size > this.#options.maxFileBytes) {
       this.#skip(file, known, { ...stat, sha256: '', chunks: 0 }, report);
       return;
     }
-    const bytes = await this.#read(file.absolutePath);
+    const bytes = await (this.#read ?? readFileBytes)(file.absolutePath);
     const hash = sha256(bytes);
     if (known && known.sha256 === hash && !known.skipped) {
       this.#files[file.path] = { ...known, ...stat };
@@ -201,7 +207,7 @@ export class FileIndex {
     }
     if (known) this.#drop(file.path);
     const chunks = chunkText(text, this.#options.chunkLines, this.#options.chunkOverlap);
-    this.#search.addAll(
+    this.#search!.addAll(
       chunks.map((chunk, i) => ({ id: `${file.path}#${i}`, path: file.path, ...chunk })),
     );
     this.#files[file.path] = { ...stat, sha256: hash, chunks: chunks.length };
@@ -226,21 +232,25 @@ export class FileIndex {
 
   #drop(path: string): void {
     const entry = this.#files[path];
-    for (let i = 0; i < (entry?.chunks ?? 0); i++) this.#search.discard(`${path}#${i}`);
+    for (let i = 0; i < (entry?.chunks ?? 0); i++) this.#search!.discard(`${path}#${i}`);
     delete this.#files[path];
   }
 
-  async #load(): Promise<void> {
-    const data = this.indexPath ? await loadIndexFile(this.indexPath) : null;
+  /** Loads the code and, the first time, the saved index (or starts an empty one). */
+  async #load(): Promise<Engine> {
+    if (this.#engine) return this.#engine;
+    const code = await engine();
+    const data = this.indexPath ? await code.loadIndexFile(this.indexPath) : null;
     const compatible =
       data !== null &&
       data.folder === this.folder &&
       data.chunkLines === this.#options.chunkLines &&
       data.chunkOverlap === this.#options.chunkOverlap;
     if (compatible) {
-      this.#search = MiniSearch.loadJS<ChunkDoc>(data.index as never, MINISEARCH);
+      this.#search = code.MiniSearch.loadJS<ChunkDoc>(data.index as never, MINISEARCH);
       this.#files = data.files;
-    }
-    this.#loaded = true;
+    } else this.#search = new code.MiniSearch<ChunkDoc>(MINISEARCH);
+    this.#engine = code;
+    return code;
   }
 }

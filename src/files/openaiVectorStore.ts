@@ -11,7 +11,7 @@ import { basename, extname, join } from 'node:path';
 import type OpenAI from 'openai';
 import { ConfigError } from '../errors.js';
 import { swarmFileId } from './agencySwarmFolder.js';
-import { loadManifest, saveManifest, type VectorStoreManifest } from './openaiManifest.js';
+import type { VectorStoreManifest } from './openaiManifest.js';
 import {
   folderKey,
   resolveFileSearchOptions,
@@ -84,6 +84,7 @@ export class OpenAIVectorStoreSync {
     const vectorStoreId = swarmId
       ? await this.#checkStore(client, swarmId)
       : ((await this.#findStore(client, name)) ?? (await client.vectorStores.create({ name })).id);
+    const { loadManifest } = await import('./openaiManifest.js');
     const stored = this.manifestPath ? await loadManifest(this.manifestPath) : this.#memoryManifest;
     const manifest: VectorStoreManifest =
       stored && stored.vectorStoreId === vectorStoreId && stored.folder === this.folder
@@ -201,7 +202,8 @@ export class OpenAIVectorStoreSync {
   }
 
   async #save(manifest: VectorStoreManifest): Promise<void> {
-    if (this.manifestPath) await saveManifest(this.manifestPath, manifest);
+    if (this.manifestPath)
+      await (await import('./openaiManifest.js')).saveManifest(this.manifestPath, manifest);
     else this.#memoryManifest = manifest;
   }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { ConfigError } from '../errors.js';
 
 /** One file found in the folder. */
@@ -86,6 +86,8 @@ async function gitignoreOf(root: string, dir: string): Promise<IgnoreRules | nul
   // No .gitignore in this folder (the common case): no rules from it.
   const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => null);
   if (text === null) return null;
+  // The .gitignore parser loads with the first .gitignore found.
+  const { default: ignore } = await import('ignore');
   return { base: relative(root, dir).split(sep).join('/'), rules: ignore().add(text) };
 }
 

@@ -2,7 +2,7 @@
  * An agency's memory at work: the model input of a turn (recall block, compaction), the agent as
  * it runs for a user (working memory in its instructions, the update tool), and indexing after a
  * call. Memory faults never fail a call: the turn runs without what failed, and the log and the
- * trace say so.
+ * trace say so. Recall, compaction and the working-memory tool load on first use.
  * @module
  */
 import { Agent, getCurrentTrace, withCustomSpan } from '@openai/agents-core';
@@ -13,12 +13,11 @@ import type { ThreadStore } from '../stores/types.js';
 import type { ConversationThread } from '../threads/conversationThread.js';
 import { budgetedView } from '../threads/view.js';
 import { threadIdFor } from '../threads/threadId.js';
-import { compactedView, type Summarize } from './compaction.js';
+import type { Summarize } from './compaction.js';
 import type { Embedder } from './embedder.js';
 import { assertSameEmbedding, type ResolvedMemory } from './options.js';
-import { indexThreads, recallBlock, recallFor, withTimeout, type MemoryOwner } from './recall.js';
+import type { MemoryOwner } from './recall.js';
 import type { MemoryBackend } from './types.js';
-import { workingInstructions, workingMemoryTool } from './working.js';
 
 /** One turn, as memory sees it. */
 export interface MemoryTurn {
@@ -97,6 +96,7 @@ export class AgencyMemory {
     const compaction = this.#config.compaction;
     if (!compaction) return [...turn.history, ...tail];
     try {
+      const { compactedView } = await import('./compaction.js');
       const { items } = await compactedView({
         store: this.#store,
         backend: this.backend,
@@ -139,6 +139,7 @@ export class AgencyMemory {
     const owner = this.#owner(turn.userId);
     const work = async (span: Span<CustomSpanData> | undefined) => {
       try {
+        const { recallBlock, recallFor, withTimeout } = await import('./recall.js');
         const hits = await withTimeout(
           recallFor(this.#store, this.backend, embedder, {
             owner,
@@ -179,6 +180,7 @@ export class AgencyMemory {
     const working = this.#config.working;
     if (!working || userId === undefined) return base;
     const owner = this.#owner(userId);
+    const { workingInstructions, workingMemoryTool } = await import('./working.js');
     const document = await this.backend.getWorking(owner.agency, owner.userId);
     const block = workingInstructions(document?.content, working.schema !== undefined);
     const own = base.instructions;
@@ -197,6 +199,7 @@ export class AgencyMemory {
     if (!this.#config.recall || !embedder || userId === undefined) return;
     const threadIds = this.#entryPoints.map((agent) => threadIdFor(chatId, agent, null));
     try {
+      const { indexThreads, withTimeout } = await import('./recall.js');
       await withTimeout(
         indexThreads(this.#store, this.backend, embedder, this.#owner(userId), threadIds),
         this.#config.recall.timeoutMs,

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ENSEMBLES_DIR, PROJECT_CONFIG_FILE } from '../defaults.js';
 import { ColloquyError, ConfigError } from '../errors.js';
 import { parseYamlWithSchema } from '../yamlErrors.js';
 import { scheduleMapSchema } from '../schedules/spec.js';
@@ -53,8 +54,7 @@ export interface ProfileSource {
   lenient?: boolean;
 }
 
-/** The file name of the project configuration. */
-export const PROJECT_CONFIG_FILE = 'colloquy.yaml';
+export { PROJECT_CONFIG_FILE };
 
 /** The schema of `colloquy.yaml`. Unknown keys are errors. */
 export const projectConfigSchema = z
@@ -62,7 +62,7 @@ export const projectConfigSchema = z
     /** Named model profiles; they override the user's profiles of the same name. */
     profiles: z.record(z.string().min(1), modelProfileSchema).optional(),
     /** Where ensemble YAML files live, relative to the config file (default `ensembles`). */
-    ensembles_dir: z.string().min(1).default('ensembles'),
+    ensembles_dir: z.string().min(1).default(DEFAULT_ENSEMBLES_DIR),
     /** The store URL or path (the stores module interprets it). */
     store: z.string().min(1).optional(),
     /** Where agency definitions live, relative to the config file. */

@@ -32,6 +32,14 @@ function importsOf(
   return { urls: readFileSync(log, 'utf8').split('\n').filter(Boolean), stdout: run.stdout };
 }
 
+/** Each pattern that matches a loaded module, with the first module it matched (none: `[]`). */
+function loadedOf(urls: string[], patterns: RegExp[]): string[] {
+  return patterns.flatMap((pattern) => {
+    const hit = urls.find((url) => pattern.test(url));
+    return hit ? [`${String(pattern)} loaded ${hit}`] : [];
+  });
+}
+
 const HEAVY = [
   /@openai\/agents-(openai|extensions|core)/,
   /@ai-sdk\//,
@@ -57,14 +65,19 @@ describe('CLI start-up', () => {
       ).toEqual([]);
   });
 
-  it('threads list loads the SQLite driver but no provider or server', () => {
+  it('threads list --store memory loads the memory store only: no SQLite, file store, provider or server', () => {
     const { urls } = importsOf(['threads', 'list', '--store', 'memory'], 'threads');
-    expect(urls.some((url) => /\/stores\//.test(url))).toBe(true);
-    for (const heavy of [/@openai\/agents-(openai|extensions)/, /@ai-sdk\//, /\/src\/server\//])
-      expect(
-        urls.filter((url) => heavy.test(url)),
-        String(heavy),
-      ).toEqual([]);
+    expect(urls.some((url) => /\/stores\/memory\.(ts|js)$/.test(url))).toBe(true);
+    expect(
+      loadedOf(urls, [
+        /@openai\/agents-(openai|extensions)/,
+        /@ai-sdk\//,
+        /\/src\/server\//,
+        // openStore imports only the backend a spec names.
+        /better-sqlite3/,
+        /\/stores\/(sqlite|jsonFile)\.(ts|js)$/,
+      ]),
+    ).toEqual([]);
   });
 
   it('invoke of a script-only ensemble loads no model provider, OpenAI client or LLM runner', () => {
@@ -75,18 +88,16 @@ describe('CLI start-up', () => {
     const { urls, stdout } = importsOf(['invoke', './one.yaml', '--output', 'json'], 'invoke');
     expect(stdout).toMatch(/"hello": "world"/);
     expect(urls.some((url) => /\/ensembles\/run\.(ts|js)$/.test(url))).toBe(true);
-    for (const heavy of [
-      /@openai\/agents-(openai|extensions)/,
-      /@ai-sdk\//,
-      /node_modules\/openai\/index\.m?js/,
-      /\/models\/(providers|resolve)\.(ts|js)$/,
-      /\/ensembles\/llmAgent\.(ts|js)$/,
-      /\/src\/server\//,
-    ])
-      expect(
-        urls.filter((url) => heavy.test(url)),
-        String(heavy),
-      ).toEqual([]);
+    expect(
+      loadedOf(urls, [
+        /@openai\/agents-(openai|extensions)/,
+        /@ai-sdk\//,
+        /node_modules\/openai\/index\.m?js/,
+        /\/models\/(providers|resolve)\.(ts|js)$/,
+        /\/ensembles\/llmAgent\.(ts|js)$/,
+        /\/src\/server\//,
+      ]),
+    ).toEqual([]);
   });
 
   it('invoke of a script-only ensemble loads no SDK, memory backend or file search, traced or not', () => {
@@ -113,25 +124,79 @@ describe('CLI start-up', () => {
     for (const { urls, stdout } of [traced, off]) {
       expect(stdout).toMatch(/"hello": "world"/);
       expect(urls.some((url) => /better-sqlite3/.test(url))).toBe(true);
-      for (const heavy of [
-        /@openai\/agents-core/,
-        /node_modules\/openai\//,
-        /@modelcontextprotocol\//,
-        /\/src\/tracing\/(setup|hub)\.(ts|js)$/,
-        /\/ensembles\/tracing\.(ts|js)$/,
-        /\/memory\/(ensembleMemory|options|sqliteMemory|working)\.(ts|js)$/,
-        /node_modules\/sqlite-vec/,
-        /node_modules\/cli-table3/,
-        /\/src\/files\//,
-        /node_modules\/minisearch/,
-        /@opentelemetry\/(sdk|exporter|resources)/,
-      ])
-        expect(
-          urls.filter((url) => heavy.test(url)),
-          String(heavy),
-        ).toEqual([]);
+      expect(
+        loadedOf(urls, [
+          /@openai\/agents-core/,
+          /node_modules\/openai\//,
+          /@modelcontextprotocol\//,
+          /\/src\/tracing\/(setup|hub)\.(ts|js)$/,
+          /\/ensembles\/tracing\.(ts|js)$/,
+          /\/memory\/(ensembleMemory|options|sqliteMemory|working)\.(ts|js)$/,
+          /node_modules\/sqlite-vec/,
+          /node_modules\/cli-table3/,
+          /\/src\/files\//,
+          /node_modules\/minisearch/,
+          /@opentelemetry\/(sdk|exporter|resources)/,
+          // CEL loads with the first condition, pino with the first line logged at its level.
+          /@marcbachmann\/cel-js/,
+          /node_modules\/pino\//,
+          // The rich renderer and its tables load for --output rich; tables load string-width
+          // only for text that is not printable ASCII.
+          /node_modules\/string-width/,
+          /\/cli\/commands\/ensembles\/richResult\.(ts|js)$/,
+          // No other store backend than the one used (SQLite).
+          /\/stores\/(memory|jsonFile|jsonLines)\.(ts|js)$/,
+          // No profile loader or schemas without an LLM agent or a colloquy.yaml.
+          /\/models\/(projectConfig|profiles|profile)\.(ts|js)$/,
+          /\/ensembles\/llmorc\/(profiles|agentProfiles)\.(ts|js)$/,
+          // Primitives' code loads when a script names one.
+          /\/ensembles\/primitives\/(registry|readFile|writeFile|jsonExtract)\.(ts|js)$/,
+        ]),
+      ).toEqual([]);
     }
   });
+
+  it('invoke loads CEL when an ensemble has a condition, and validates it at load time', () => {
+    const ok = `script: echo '{"success":true,"data":{}}'`;
+    writeFileSync(
+      path.join(dir, 'cond.yaml'),
+      `name: cond\nagents:\n  - name: a\n    ${ok}\n  - name: b\n    ${ok}\n    depends_on:\n      - agent_name: a\n        condition: "turn < 5"\n`,
+    );
+    const { urls, stdout } = importsOf(['invoke', './cond.yaml', '--output', 'json'], 'cond');
+    expect(stdout).toMatch(/"completion_reason": "completed"/);
+    expect(urls.some((url) => /@marcbachmann\/cel-js/.test(url))).toBe(true);
+    writeFileSync(
+      path.join(dir, 'badcond.yaml'),
+      `name: bad\nagents:\n  - name: a\n    ${ok}\n  - name: b\n    ${ok}\n    depends_on:\n      - agent_name: a\n        condition: "turn <"\n`,
+    );
+    const bad = spawnSync(process.execPath, [BIN, 'invoke', './badcond.yaml'], {
+      cwd: dir,
+      env: { ...process.env, COLLOQUY_DB: path.join(dir, 'none.db') },
+      encoding: 'utf8',
+    });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/badcond\.yaml:9:\d+.*condition/);
+  });
+
+  it('demo loads no file-search engine, memory recall, CEL, pino or string-width', () => {
+    const { urls, stdout } = importsOf(['demo', '--no-progress'], 'demo');
+    expect(stdout).toMatch(/Usage/);
+    expect(urls.some((url) => /\/agency\/agent\.(ts|js)$/.test(url))).toBe(true);
+    expect(
+      loadedOf(urls, [
+        // An Agent without filesFolder: the index, scanner and manifest code load on first search.
+        /node_modules\/minisearch/,
+        /node_modules\/ignore\//,
+        /node_modules\/write-file-atomic/,
+        /\/files\/(chunks|indexFile|openaiManifest|pdfText)\.(ts|js)$/,
+        // An Agency without memory: recall, compaction and the working-memory tool load on use.
+        /\/memory\/(recall|compaction|working)\.(ts|js)$/,
+        /@marcbachmann\/cel-js/,
+        /node_modules\/pino\//,
+        /node_modules\/string-width/,
+      ]),
+    ).toEqual([]);
+  }, 60_000);
 
   it('importing colloquy changes nothing in the SDK; an Agency loads the OpenAI provider only when an agent first names a model', () => {
     const log = path.join(dir, 'root.log');

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { defaultStorePath, openDefaultStore, openStore } from '../../src/stores/openStore.js';
+import { openDefaultStore } from '../../src/stores/defaultStore.js';
+import { defaultStorePath, openStore } from '../../src/stores/openStore.js';
 import type { ThreadStore } from '../../src/stores/types.js';
 
 const dirs: string[] = [];

@@ -21,21 +21,4 @@ export const PRIMITIVES: Readonly<Record<string, Primitive>> = {
   confirm_action: confirmAction,
 };
 
-/** Primitives that ask the user. */
-export const INTERACTIVE_PRIMITIVES: ReadonlySet<string> = new Set([
-  'get_user_input',
-  'confirm_action',
-]);
-
-/**
- * The primitive a script reference names, or undefined: its file name without extension, with
- * hyphens read as underscores (`primitives/file-ops/read-file.py` is `read_file`).
- */
-export function primitiveNameOf(ref: string): string | undefined {
-  const base = ref
-    .split(/[\\/]/)
-    .at(-1)!
-    .replace(/\.[A-Za-z]+$/, '')
-    .replaceAll('-', '_');
-  return Object.prototype.hasOwnProperty.call(PRIMITIVES, base) ? base : undefined;
-}
+export { INTERACTIVE_PRIMITIVES, primitiveNameOf } from './names.js';

@@ -9,6 +9,7 @@ import {
   primitiveNameOf,
 } from '../../../src/ensembles/primitives/registry.js';
 import { jsonExtract } from '../../../src/ensembles/primitives/jsonExtract.js';
+import { PRIMITIVE_NAMES } from '../../../src/ensembles/primitives/names.js';
 import { readFile } from '../../../src/ensembles/primitives/readFile.js';
 import { replicateNTimes } from '../../../src/ensembles/primitives/replicateNTimes.js';
 import { primitiveParameters } from '../../../src/ensembles/primitives/types.js';
@@ -37,6 +38,8 @@ describe('bundled primitives', () => {
       'write_file',
     ]);
     expect([...INTERACTIVE_PRIMITIVES].sort()).toEqual(['confirm_action', 'get_user_input']);
+    // The names scripts resolve against (loaded without the primitives' code) are the registry's.
+    expect([...PRIMITIVE_NAMES].sort()).toEqual(Object.keys(PRIMITIVES).sort());
     expect(primitiveNameOf('primitives/control-flow/replicate-n-times.py')).toBe(
       'replicate_n_times',
     );

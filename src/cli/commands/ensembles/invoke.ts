@@ -4,14 +4,13 @@
  * llm-orc's `results`/`metadata` (JSON), and writes llm-orc's artifacts for llm-orc projects.
  * @module
  */
-import { fstatSync } from 'node:fs';
+import { existsSync, fstatSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadProjectConfig } from '../../../models/projectConfig.js';
+import { DEFAULT_ENSEMBLES_DIR, PROJECT_CONFIG_FILE } from '../../../defaults.js';
 import { ColloquyError, ConfigError } from '../../../errors.js';
 import { openStore } from '../../../stores/openStore.js';
 import { findEnsembleFile } from '../../../ensembles/load.js';
-import { ScriptedInputHandler, TtyInputHandler } from '../../../ensembles/inputHandlers.js';
 import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { InputHandler } from '../../../ensembles/inputHandlers.js';
 import { runEnsemble } from '../../../ensembles/run.js';
@@ -106,6 +105,7 @@ function concurrency(options: InvokeOptions): number | undefined {
 
 /** The `--inputs` answers file; an unreadable one is a ConfigError naming the flag and the path. */
 async function answersFile(file: string): Promise<InputHandler> {
+  const { ScriptedInputHandler } = await import('../../../ensembles/inputHandlers.js');
   try {
     return await ScriptedInputHandler.fromFile(path.resolve(file));
   } catch (error) {
@@ -124,18 +124,23 @@ export async function invoke(
   options: InvokeOptions,
 ): Promise<void> {
   const cwd = process.cwd();
-  const project = await loadProjectConfig({ cwd });
-  const file = await findEnsembleFile(target, {
-    cwd,
-    ensemblesDir: path.resolve(project.baseDir, project.ensembles_dir),
-  });
+  // The project config (and its schemas) loads only when there is a colloquy.yaml to read.
+  const ensemblesDir = existsSync(path.join(cwd, PROJECT_CONFIG_FILE))
+    ? await (async () => {
+        const { loadProjectConfig } = await import('../../../models/projectConfig.js');
+        const project = await loadProjectConfig({ cwd });
+        return path.resolve(project.baseDir, project.ensembles_dir);
+      })()
+    : path.resolve(cwd, DEFAULT_ENSEMBLES_DIR);
+  const file = await findEnsembleFile(target, { cwd, ensemblesDir });
   const { ensemble, profiles, projectDir } = await prepareEnsemble(file, cwd);
   const format = outputFormat(options);
   const maxConcurrent = concurrency(options);
   const input = await resolveInput(positional, options);
   let inputHandler: InputHandler | undefined;
   if (options.inputs) inputHandler = await answersFile(options.inputs);
-  else if (process.stdin.isTTY) inputHandler = new TtyInputHandler();
+  else if (process.stdin.isTTY)
+    inputHandler = new (await import('../../../ensembles/inputHandlers.js')).TtyInputHandler();
   const store = await openStore(options.store);
   // Traces and the live tree: on a TTY the run's spans drive the same live tree as agencies;
   // off a TTY the plain progress lines stay. Ensemble spans are SDK spans when the run has LLM
@@ -191,7 +196,7 @@ export async function invoke(
     });
     const json = { ...result, ...view };
     if (format === 'json') process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    else printResult(result, format, view, options.detailed ?? true);
+    else await printResult(result, format, view, options.detailed ?? true);
     if (options.artifacts ?? projectDir !== undefined) {
       const relative = projectDir
         ? path.relative(path.join(projectDir, '.llm-orc', 'ensembles'), path.dirname(file))

@@ -7,7 +7,6 @@ import type { EnsembleEvent } from '../../../ensembles/events.js';
 import type { ConversationResult } from '../../../ensembles/result.js';
 import type { LlmOrcView } from '../../../ensembles/llmorc/results.js';
 import { painter } from '../../style.js';
-import { renderRichResult } from './richResult.js';
 
 /**
  * Prints progress on stderr as plain lines, one per event worth a line (off a terminal; on one,
@@ -41,18 +40,22 @@ export function progressReporter(): {
   };
 }
 
-/** Prints a result as JSON, text or rich (`detailed` adds each agent's llm-orc result). */
-export function printResult(
+/**
+ * Prints a result as JSON, text or rich (`detailed` adds each agent's llm-orc result). The rich
+ * renderer (tables, YAML) loads only for `rich`.
+ */
+export async function printResult(
   result: ConversationResult,
   format: string,
   view?: LlmOrcView,
   detailed = false,
-): void {
+): Promise<void> {
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
   if (format === 'rich') {
+    const { renderRichResult } = await import('./richResult.js');
     const lines = renderRichResult(result, painter(process.stdout), view, detailed);
     process.stdout.write(`${lines.join('\n')}\n`);
     return;

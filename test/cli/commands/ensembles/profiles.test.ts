@@ -35,8 +35,8 @@ describe('profiles and preparation of an ensemble for the CLI', () => {
     const { ensemble, profiles, projectDir } = await prepareEnsemble(file, root);
     expect(projectDir).toBe(root);
     expect(ensemble.agents.map((a) => a.model_profile)).toEqual(['ollama/mock-a@a', 'analyst@b']);
-    expect(profiles.get('analyst@b')).toMatchObject({ model: 'mock-analyst', max_tokens: 50 });
-    expect(profiles.get('ollama/mock-a@a')).toEqual({ model: 'mock-a', provider: 'ollama' });
+    expect(profiles?.get('analyst@b')).toMatchObject({ model: 'mock-analyst', max_tokens: 50 });
+    expect(profiles?.get('ollama/mock-a@a')).toEqual({ model: 'mock-a', provider: 'ollama' });
   });
 
   it('prepareEnsemble refuses unknown profiles unless asked not to check them', async () => {

@@ -32,8 +32,8 @@ const view = llmOrcView(result, {
 });
 
 describe('invoke output', () => {
-  it('text output: reason, turns, error, then each agent result when detailed', () => {
-    printResult(result, 'text', view, true);
+  it('text output: reason, turns, error, then each agent result when detailed', async () => {
+    await printResult(result, 'text', view, true);
     expect(io.out).toContain(
       'completion_reason: error\nturn_count: 1\nrun_id: run-1\nerror: b: it broke',
     );
@@ -43,8 +43,8 @@ describe('invoke output', () => {
     expect(io.out).toContain('final_state:');
   });
 
-  it('rich output: status with usage, the turn table; not detailed leaves results out', () => {
-    printResult(result, 'rich', view, false);
+  it('rich output: status with usage, the turn table; not detailed leaves results out', async () => {
+    await printResult(result, 'rich', view, false);
     expect(io.out).toContain('✗ completed_with_errors  1 turns · 1 requests, 5 tokens · run run-1');
     expect(io.out).toMatch(
       /^ {2}turn {2}agent +time {2}output\n {5}1 {2}a +0\.25 s {2}\{ response: hello world \}$/m,
@@ -52,8 +52,8 @@ describe('invoke output', () => {
     expect(io.out).not.toContain('Results');
   });
 
-  it('json output is the result itself', () => {
-    printResult(result, 'json');
+  it('json output is the result itself', async () => {
+    await printResult(result, 'json');
     expect(JSON.parse(io.out)).toEqual(result);
   });
 
