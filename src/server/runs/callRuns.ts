@@ -33,6 +33,9 @@ export type {
   CallRunSummary,
 } from './runLog.js';
 
+/** Resolves in the next turn of the event loop (after its pending I/O and timers). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The prefix of background call run ids (ensemble run ids never start with it). */
 export const CALL_RUN_PREFIX = 'callrun_';
 
@@ -180,6 +183,19 @@ export class CallRuns {
     after = -1,
     signal?: AbortSignal,
   ): AsyncGenerator<[number, CallRunEvent]> {
+    for await (const batch of this.followBatches(runId, after, signal)) yield* batch;
+  }
+
+  /**
+   * Like {@link CallRuns.follow}, each read of the log at once: the events recorded since the last
+   * read, in order (never empty), the last batch ending with the run's last event. A streaming
+   * response walks a batch without an await per event (one generator step a batch).
+   */
+  async *followBatches(
+    runId: string,
+    after = -1,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Array<[number, CallRunEvent]>> {
     if (!(await this.state(runId))) return;
     let wake = () => undefined as void;
     let changed = new Promise<void>((resolve) => (wake = resolve));
@@ -193,12 +209,18 @@ export class CallRuns {
       while (!signal?.aborted) {
         const waiting = changed;
         const events = await this.#log.events(runId, next);
-        for (const event of events) {
-          yield [next, event];
-          next += 1;
-          if (isLastRunEvent(event)) return;
+        if (events.length > 0) {
+          const batch: Array<[number, CallRunEvent]> = [];
+          let last = false;
+          for (const event of events) {
+            batch.push([next, event]);
+            next += 1;
+            if ((last = isLastRunEvent(event))) break;
+          }
+          yield batch;
+          if (last) return;
+          continue;
         }
-        if (events.length > 0) continue;
         const summary = await this.#log.summary(runId);
         if (!summary || summary.status !== 'running') {
           // It ended while we read: take what it recorded meanwhile, then stop.
@@ -206,7 +228,9 @@ export class CallRuns {
           continue;
         }
         // A log in this process always wakes us; a shared one may miss a wake: re-read it then.
-        if (this.#log.wakesReliably) await waiting;
+        // Read after the rest of this turn of the event loop, so that the events it records come
+        // in one batch (a call's events mostly come in bursts: a tool result, a reply's end).
+        if (this.#log.wakesReliably) await waiting.then(nextTurn);
         else await Promise.race([waiting, sleep(1_000, undefined, { ref: false })]);
         changed = new Promise<void>((resolve) => (wake = resolve));
       }
