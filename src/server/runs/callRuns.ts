@@ -63,6 +63,7 @@ export interface StartedCallRun {
 export class CallRuns {
   readonly #calls: CallExecutor;
   readonly #log: CallRunLog;
+  readonly #memoryLog: MemoryCallRunLog | undefined;
   /** The runs this server drives, by id. */
   readonly #driving = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Followers on this server, woken without a round trip to the log. */
@@ -72,6 +73,10 @@ export class CallRuns {
   constructor(calls: CallExecutor, log: CallRunLog = new MemoryCallRunLog()) {
     this.#calls = calls;
     this.#log = log;
+    // A log of this process whose append is its own records events without a promise each.
+    const plain =
+      log instanceof MemoryCallRunLog && log.append === MemoryCallRunLog.prototype.append;
+    this.#memoryLog = plain ? log : undefined;
   }
 
   /** Starts `message` on `agency` in the background; `options.signal` is ignored (see `cancel`). */
@@ -121,8 +126,20 @@ export class CallRuns {
   }
 
   async #append(summary: CallRunSummary, event: CallRunEvent): Promise<void> {
-    await this.#log.append(summary.runId, event);
-    this.#wakeLocal(summary.runId);
+    await this.#appendNow(summary, event);
+  }
+
+  /**
+   * Records an event; a log in this process records it at once (no promise per event of a call),
+   * a shared one returns the promise of its write.
+   */
+  #appendNow(summary: CallRunSummary, event: CallRunEvent): Promise<void> | undefined {
+    if (this.#memoryLog) {
+      this.#memoryLog.appendNow(summary.runId, event);
+      this.#wakeLocal(summary.runId);
+      return undefined;
+    }
+    return this.#log.append(summary.runId, event).then(() => this.#wakeLocal(summary.runId));
   }
 
   #wakeLocal(runId: string): void {
@@ -140,7 +157,8 @@ export class CallRuns {
           summary.result = event.result;
           await spec.onCompleted?.(event.result);
         }
-        await this.#append(summary, event);
+        const written = this.#appendNow(summary, event);
+        if (written) await written;
       }
       if (signal.aborted) throw signal.reason;
       if (summary.result === undefined) throw new Error('The call ended without a result.');
