@@ -7,7 +7,7 @@ import type { AgencyStreamEvent } from '../../../src/agency/events.js';
 import type { AgencyResponse } from '../../../src/agency/result.js';
 import type { CallExecutor } from '../../../src/server/executor.js';
 import { CallRuns } from '../../../src/server/runs/callRuns.js';
-import type { CallRunEvent } from '../../../src/server/runs/runLog.js';
+import { MemoryCallRunLog, type CallRunEvent } from '../../../src/server/runs/runLog.js';
 
 const result: AgencyResponse = {
   finalOutput: 'done',
@@ -96,5 +96,31 @@ describe('CallRuns.followBatches', () => {
 
   it('yields nothing for a run it does not know', async () => {
     expect(await collect(new CallRuns(unused).followBatches('callrun_missing'))).toEqual([]);
+  });
+});
+
+describe('MemoryCallRunLog.appendNow', () => {
+  it('records an event and wakes its watchers before it returns', async () => {
+    const log = new MemoryCallRunLog();
+    await log.create({
+      runId: 'callrun_1',
+      kind: 'call',
+      agency: 'a',
+      chatId: 'c1',
+      status: 'running',
+      startedAt: new Date(0).toISOString(),
+      events: 0,
+    });
+    let woken = 0;
+    await log.watch('callrun_1', () => (woken += 1));
+    const id = log.appendNow('callrun_1', { type: 'run_completed', result });
+    expect(id).toBe(0);
+    expect(woken).toBe(1);
+    expect((await log.events('callrun_1', 0)).map((event) => event.type)).toEqual([
+      'run_completed',
+    ]);
+    expect(() => log.appendNow('callrun_missing', { type: 'run_completed', result })).toThrow(
+      /not in this log/,
+    );
   });
 });
