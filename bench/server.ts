@@ -7,10 +7,14 @@
  * (from /proc, the target's own process) and peak RSS, and the ratios Colloquy / SDK.
  * `--floor` adds the HTTP layers alone (colloquy-floor / node-floor: no agent work), whose CPU
  * per request is the least either server can cost; their ratio is against node-floor.
- *   npx tsx bench/server.ts [--rounds 3] [--requests 300] [--clients 1,10,50] [--scenarios plain,stream,rest] [--floor]
+ * `--compare DIR` adds the Colloquy targets of another checkout (e.g. the commit before a change,
+ * `git worktree add DIR <commit>` or `git archive <commit> src bench | tar -x -C DIR`), named
+ * `<target>@base` and run in the same interleaved rounds: an A/B of a change on a busy machine.
+ *   npx tsx bench/server.ts [--rounds 3] [--requests 300] [--clients 1,10,50] [--scenarios plain,stream,rest] [--floor] [--compare DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
@@ -37,12 +41,20 @@ const allTargets = [
   'colloquy-floor',
   'node-floor',
 ] as const;
-type TargetName = (typeof allTargets)[number];
-const targetNames: readonly TargetName[] = process.argv.includes('--floor')
+/** A target of this checkout, or `<target>@base`: the same target of the `--compare` checkout. */
+type TargetName = (typeof allTargets)[number] | `${(typeof allTargets)[number]}@base`;
+const compareAt = process.argv.indexOf('--compare');
+const compareDir = compareAt > 0 ? process.argv[compareAt + 1] : undefined;
+const ownTargets: readonly TargetName[] = process.argv.includes('--floor')
   ? allTargets
   : allTargets.slice(0, 3);
+const targetNames: readonly TargetName[] = compareDir
+  ? ownTargets.flatMap((name) =>
+      name.startsWith('colloquy-') ? [name, `${name}@base` as TargetName] : [name],
+    )
+  : ownTargets;
 /** The target each one's ratios are against. */
-const baseline = (name: TargetName): TargetName => (name.endsWith('-floor') ? 'node-floor' : 'sdk');
+const baseline = (name: TargetName): TargetName => (name.includes('-floor') ? 'node-floor' : 'sdk');
 
 interface Target {
   name: TargetName;
@@ -51,7 +63,9 @@ interface Target {
 }
 
 async function start(name: TargetName): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serverTarget.ts', name], {
+  const [kind, base] = name.split('@') as [string, string | undefined];
+  const script = base ? join(compareDir!, 'bench/serverTarget.ts') : 'bench/serverTarget.ts';
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, COLLOQUY_LOG_LEVEL: 'error' },
   });
