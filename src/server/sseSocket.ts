@@ -66,10 +66,13 @@ export class SocketSseStream implements SseWriter {
   /** Ends the response after what was written. */
   close(): void {
     if (this.#ended) return;
-    this.#flush();
+    // The last events and the end of the body in one write (Node corks `end`), not two.
+    const rest = this.#pending;
+    this.#pending = '';
     this.#ended = true;
     this.#writeHead();
-    this.#outgoing.end();
+    if (rest === '') this.#outgoing.end();
+    else this.#outgoing.end(rest);
   }
 
   /** The client left: writes are dropped, abort listeners called. */
