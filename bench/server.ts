@@ -4,13 +4,18 @@
  * only, interleaved: every round runs each scenario (plain and streaming `/v1/chat/completions`,
  * `POST /agencies/bench/responses`) at 1, 10 and 50 clients against each target in turn, a fixed
  * number of requests per slice. Reports throughput, p50/p99 latency, server CPU per request
- * (from /proc, the target's own process) and peak RSS, and the ratios Colloquy / SDK.
+ * (from /proc, the target's own process: all threads, and its main thread) and peak RSS, and the
+ * ratios Colloquy / SDK.
  * `--floor` adds the HTTP layers alone (colloquy-floor / node-floor: no agent work), whose CPU
  * per request is the least either server can cost; their ratio is against node-floor.
- *   npx tsx bench/server.ts [--rounds 3] [--requests 300] [--clients 1,10,50] [--scenarios plain,stream,rest] [--floor]
+ * `--compare DIR` adds the Colloquy targets of another checkout (e.g. the commit before a change,
+ * `git worktree add DIR <commit>` or `git archive <commit> src bench | tar -x -C DIR`), named
+ * `<target>@base` and run in the same interleaved rounds: an A/B of a change on a busy machine.
+ *   npx tsx bench/server.ts [--rounds 3] [--requests 300] [--clients 1,10,50] [--scenarios plain,stream,rest] [--floor] [--compare DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 
@@ -37,12 +42,20 @@ const allTargets = [
   'colloquy-floor',
   'node-floor',
 ] as const;
-type TargetName = (typeof allTargets)[number];
-const targetNames: readonly TargetName[] = process.argv.includes('--floor')
+/** A target of this checkout, or `<target>@base`: the same target of the `--compare` checkout. */
+type TargetName = (typeof allTargets)[number] | `${(typeof allTargets)[number]}@base`;
+const compareAt = process.argv.indexOf('--compare');
+const compareDir = compareAt > 0 ? process.argv[compareAt + 1] : undefined;
+const ownTargets: readonly TargetName[] = process.argv.includes('--floor')
   ? allTargets
   : allTargets.slice(0, 3);
+const targetNames: readonly TargetName[] = compareDir
+  ? ownTargets.flatMap((name) =>
+      name.startsWith('colloquy-') ? [name, `${name}@base` as TargetName] : [name],
+    )
+  : ownTargets;
 /** The target each one's ratios are against. */
-const baseline = (name: TargetName): TargetName => (name.endsWith('-floor') ? 'node-floor' : 'sdk');
+const baseline = (name: TargetName): TargetName => (name.includes('-floor') ? 'node-floor' : 'sdk');
 
 interface Target {
   name: TargetName;
@@ -51,7 +64,9 @@ interface Target {
 }
 
 async function start(name: TargetName): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serverTarget.ts', name], {
+  const [kind, base] = name.split('@') as [string, string | undefined];
+  const script = base ? join(compareDir!, 'bench/serverTarget.ts') : 'bench/serverTarget.ts';
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, COLLOQUY_LOG_LEVEL: 'error' },
   });
@@ -68,13 +83,24 @@ async function start(name: TargetName): Promise<Target> {
   return { name, child, url: `http://127.0.0.1:${port}` };
 }
 
-/** The target's CPU time so far (ms, user + system) and peak RSS (MiB), from /proc. */
-function procStats(pid: number): { cpuMs: number; peakMiB: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU time (ms, user + system) of a /proc `stat` file: a process's, or one thread's. */
+function cpuOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime (fields 14, 15)
+}
+
+/**
+ * The target's CPU time so far (ms: all threads, and its main thread alone, where JavaScript runs
+ * and which bounds its throughput; the rest is GC and compiler threads) and peak RSS (MiB).
+ */
+function procStats(pid: number): { cpuMs: number; mainMs: number; peakMiB: number } {
   const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return { cpuMs: (ticks * 1000) / 100, peakMiB: Number(hwm?.[1] ?? 0) / 1024 };
+  return {
+    cpuMs: cpuOf(`/proc/${pid}/stat`),
+    mainMs: cpuOf(`/proc/${pid}/task/${pid}/stat`),
+    peakMiB: Number(hwm?.[1] ?? 0) / 1024,
+  };
 }
 
 let seq = 0;
@@ -120,6 +146,7 @@ function streamedText(sse: string): string {
 interface Slice {
   wallMs: number;
   cpuMs: number;
+  mainMs: number;
   latencies: number[];
 }
 
@@ -138,7 +165,13 @@ async function slice(target: Target, scenario: Scenario, clients: number): Promi
     }),
   );
   const wallMs = performance.now() - start;
-  return { wallMs, cpuMs: procStats(target.child.pid!).cpuMs - before.cpuMs, latencies };
+  const after = procStats(target.child.pid!);
+  return {
+    wallMs,
+    cpuMs: after.cpuMs - before.cpuMs,
+    mainMs: after.mainMs - before.mainMs,
+    latencies,
+  };
 }
 
 const pct = (xs: number[], p: number): number => {
@@ -182,8 +215,10 @@ try {
           'p50 ms': s.p50.toFixed(2),
           'p99 ms': s.p99.toFixed(2),
           'cpu ms/req': s.cpuPerReq.toFixed(3),
+          'main ms/req': s.mainPerReq.toFixed(3),
           'tput ratio': own ? '' : (s.rps / base.rps).toFixed(2),
           'cpu ratio': own ? '' : (s.cpuPerReq / base.cpuPerReq).toFixed(2),
+          'main ratio': own ? '' : (s.mainPerReq / base.mainPerReq).toFixed(2),
         });
       }
     }
@@ -196,7 +231,13 @@ try {
 }
 
 /** Medians over rounds of each slice's throughput and CPU per request; latency over all requests. */
-function summarize(slices: Slice[]): { rps: number; p50: number; p99: number; cpuPerReq: number } {
+function summarize(slices: Slice[]): {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuPerReq: number;
+  mainPerReq: number;
+} {
   const median = (xs: number[]): number => pct(xs, 50);
   const all = slices.flatMap((s) => s.latencies);
   return {
@@ -204,5 +245,6 @@ function summarize(slices: Slice[]): { rps: number; p50: number; p99: number; cp
     p50: pct(all, 50),
     p99: pct(all, 99),
     cpuPerReq: median(slices.map((s) => s.cpuMs / perSlice)),
+    mainPerReq: median(slices.map((s) => s.mainMs / perSlice)),
   };
 }

@@ -29,15 +29,18 @@ export class CallTracker {
     let set = this.#calls.get(key);
     if (!set) this.#calls.set(key, (set = new Set()));
     set.add(controller);
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, controller.signal])
-      : controller.signal;
+    // The caller's signal aborts the call's own controller (cheaper than `AbortSignal.any`).
+    const outer = options.signal;
+    const forward = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
     const leave = () => {
+      outer?.removeEventListener('abort', forward);
       const current = this.#calls.get(key);
       current?.delete(controller);
       if (current?.size === 0) this.#calls.delete(key);
     };
-    return [signal, leave];
+    return [controller.signal, leave];
   }
 
   /** Runs `work` with a signal that {@link cancel} aborts. */
@@ -50,18 +53,57 @@ export class CallTracker {
     return work(signal).finally(leave);
   }
 
-  /** Like {@link track} for a stream: tracked until the stream ends or its reader leaves. */
-  async *trackStream<T>(
+  /**
+   * Like {@link track} for a stream: tracked from the first read until the stream ends, throws or
+   * its reader leaves. The source's own iterator, wrapped (no generator step per event).
+   */
+  trackStream<T>(
     agency: string,
     options: TrackedCallOptions,
     work: (signal: AbortSignal) => AsyncIterable<T>,
-  ): AsyncGenerator<T> {
-    const [signal, leave] = this.#enter(agency, options);
-    try {
-      yield* work(signal);
-    } finally {
-      leave();
-    }
+  ): AsyncIterable<T> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        let source: AsyncIterator<T> | undefined;
+        let leave: (() => void) | undefined;
+        const left = () => {
+          leave?.();
+          leave = undefined;
+        };
+        const start = (): AsyncIterator<T> => {
+          if (source) return source;
+          const [signal, leaveCall] = this.#enter(agency, options);
+          leave = leaveCall;
+          try {
+            return (source = work(signal)[Symbol.asyncIterator]());
+          } catch (error) {
+            left();
+            throw error;
+          }
+        };
+        return {
+          next: async () => {
+            if (source && !leave) return { done: true, value: undefined };
+            try {
+              const next = await start().next();
+              if (next.done) left();
+              return next;
+            } catch (error) {
+              left();
+              throw error;
+            }
+          },
+          return: async () => {
+            try {
+              if (leave) await source?.return?.();
+            } finally {
+              left();
+            }
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
   }
 
   /** Aborts every call of the chat; returns how many. */

@@ -68,15 +68,14 @@ export function crossOrigin(options: CrossOriginOptions = {}): MiddlewareHandler
   });
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const own = new URL(c.req.url).origin;
-    const fetchSite = c.req.header('sec-fetch-site');
     if (origin === undefined) {
       // Browsers send Origin on cross-origin requests; Sec-Fetch-Site covers the rest.
+      const fetchSite = c.req.header('sec-fetch-site');
       if (fetchSite === 'cross-site' && !any) return refuse(c, 'cross-site', allowed.length > 0);
       return next();
     }
     const normalized = normalizeOrigin(origin) ?? origin;
-    if (normalized === own) return next();
+    if (normalized === new URL(c.req.url).origin) return next(); // the server's own (parsed only here)
     if (!any && !allowed.includes(normalized)) return refuse(c, origin, allowed.length > 0);
     return withCors(c, next);
   };

@@ -64,33 +64,54 @@ export function streamWithAbort(
   return response;
 }
 
+/** What an ended {@link untilAborted} iterator answers. */
+const ENDED: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
 /**
  * Yields what `iterable` yields until `signal` aborts; then stops at once (without waiting for a
- * pending value) and closes the iterator, which for an agency stream aborts the run.
+ * pending value) and closes the iterator, which for an agency stream aborts the run. A plain
+ * iterator rather than an async generator: one promise race a value, no generator step on top.
  */
-export async function* untilAborted<T>(
+export function untilAborted<T>(
   iterable: AsyncIterable<T>,
   signal: AbortSignal,
-): AsyncGenerator<T> {
+): AsyncIterableIterator<T, undefined> {
   const iterator = iterable[Symbol.asyncIterator]();
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (signal.aborted) resolve('aborted');
-    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
-  let done = false;
-  try {
-    for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === 'aborted' || next.done) {
-        done = next !== 'aborted';
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
+  let ended = false;
+  /** Ends the iteration; closes the source unless it finished by itself. */
+  const end = (finished: boolean): IteratorReturnResult<undefined> => {
     // Closing after an abort: the run reports its own end (an aborted run is not an error here).
-    if (!done) void Promise.resolve(iterator.return?.()).catch(() => undefined);
-  }
+    if (!ended && !finished) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    ended = true;
+    return ENDED;
+  };
+  let aborted: Promise<typeof ENDED> | undefined;
+  const whenAborted = () =>
+    (aborted ??= new Promise((resolve) =>
+      signal.addEventListener('abort', () => resolve(ENDED), { once: true }),
+    ));
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<IteratorResult<T, undefined>> {
+      if (ended) return ENDED;
+      if (signal.aborted) return end(false);
+      let next: IteratorResult<T> | typeof ENDED;
+      try {
+        next = await Promise.race([iterator.next(), whenAborted()]);
+      } catch (error) {
+        end(false);
+        throw error;
+      }
+      if (next === ENDED) return end(false);
+      if (next.done) return end(true);
+      return next;
+    },
+    async return(): Promise<IteratorReturnResult<undefined>> {
+      return end(false);
+    },
+  };
 }
 
 /**

@@ -10,6 +10,9 @@
 import type { ServerResponse } from 'node:http';
 import { sseText, type SseMessage, type SseWriter } from './sseStream.js';
 
+/** What a write returns when the reader wants more at once. */
+const DONE: Promise<void> = Promise.resolve();
+
 /** The header `@hono/node-server` reads as "the response was written by the route". */
 export const ALREADY_SENT_HEADER = 'x-hono-already-sent';
 
@@ -39,12 +42,13 @@ export class SocketSseStream implements SseWriter {
     return this.write(sseText(message));
   }
 
-  async write(text: string): Promise<void> {
-    if (this.#ended) return;
+  write(text: string): Promise<void> {
+    if (this.#ended) return DONE;
     if (this.#pending === '') setImmediate(this.#flushSoon);
     this.#pending += text;
-    if (!this.#outgoing.writableNeedDrain) return;
-    await new Promise<void>((resolve) => {
+    // No promise made per event unless the socket wants draining (backpressure).
+    if (!this.#outgoing.writableNeedDrain) return DONE;
+    return new Promise<void>((resolve) => {
       const done = () => {
         this.#outgoing.off('drain', done);
         this.#outgoing.off('close', done);
@@ -62,10 +66,13 @@ export class SocketSseStream implements SseWriter {
   /** Ends the response after what was written. */
   close(): void {
     if (this.#ended) return;
-    this.#flush();
+    // The last events and the end of the body in one write (Node corks `end`), not two.
+    const rest = this.#pending;
+    this.#pending = '';
     this.#ended = true;
     this.#writeHead();
-    this.#outgoing.end();
+    if (rest === '') this.#outgoing.end();
+    else this.#outgoing.end(rest);
   }
 
   /** The client left: writes are dropped, abort listeners called. */

@@ -18,6 +18,7 @@ export function checkClientTools(
   tools: readonly ClientToolDefinition[],
   field: string,
 ): void {
+  if (tools.length === 0) return; // most calls bring none: no set of the agency's tools made
   const taken = new Set(
     [...agency.agents.values()].flatMap((agent) => [
       ...agent.tools.map((tool) => tool.name),

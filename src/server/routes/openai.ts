@@ -26,7 +26,8 @@ import {
 } from '../openaiInput.js';
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { v1Call } from './openaiCall.js';
-import { streamWithAbort, untilAborted } from '../sse.js';
+import { streamWithAbort } from '../sse.js';
+import type { CallRunEvent } from '../runs/runLog.js';
 import { onDisconnectSchema, runFailure, startStreamedRun } from '../runs/streamedRun.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
@@ -166,6 +167,20 @@ function usageOf(usage: Usage) {
   };
 }
 
+/** Whether a run event becomes chunks of a streamed chat completion (most are not sent). */
+function speaks(event: CallRunEvent): boolean {
+  switch (event.type) {
+    case 'run_started':
+    case 'run_completed':
+    case 'run_failed':
+      return true;
+    case 'raw_model_stream_event':
+      return event.depth === 0 && event.data.type === 'output_text_delta';
+    default:
+      return false;
+  }
+}
+
 /** `/v1` routes. */
 export function openaiRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -268,49 +283,56 @@ export function openaiRoutes(context: RouteContext): Hono {
           });
         let streamed = false;
         try {
-          for await (const [eventId, event] of untilAborted(run.follow(signal), signal)) {
-            if (signal.aborted) return;
-            if (event.type === 'run_started') {
-              const first = chunk({ role: 'assistant', content: '' });
-              await send({ ...first, colloquy_run_id: run.runId }, eventId);
-            } else if (
-              event.type === 'raw_model_stream_event' &&
-              event.depth === 0 &&
-              event.data.type === 'output_text_delta'
-            ) {
-              streamed = true;
-              await send(chunk({ content: event.data.delta }), eventId);
-            } else if (event.type === 'run_completed') {
-              if (toolCalls.length > 0) {
-                const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
-                await send(chunk({ tool_calls: deltas }));
-              } else {
-                if (format) checkOutput(event.result.finalOutput, format);
-                if (!streamed) await send(chunk({ content: outputText(event.result) }));
-              }
-              const usage = body.stream_options?.include_usage;
-              const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-              await send(chunk({}, finish), usage ? undefined : eventId);
-              if (usage) {
-                await send(
-                  {
-                    id,
-                    object: 'chat.completion.chunk',
-                    created: now,
-                    model: body.model,
-                    choices: [],
-                    usage: usageOf(event.result.usage),
-                  },
-                  eventId,
-                );
-              }
-              await send('[DONE]');
-            } else if (event.type === 'run_failed') {
-              throw runFailure(event.error);
+          // A batch at a time (the events recorded since the last read); the follower stops on abort.
+          for await (const batch of run.batches(signal)) {
+            for (const [eventId, event] of batch) {
+              if (signal.aborted) return;
+              if (speaks(event)) await onEvent(eventId, event);
             }
           }
         } catch (error) {
           if (!signal.aborted) await send(toErrorResponse(outputError(error, format)).body);
+        }
+
+        async function onEvent(eventId: number, event: CallRunEvent): Promise<void> {
+          if (event.type === 'run_started') {
+            const first = chunk({ role: 'assistant', content: '' });
+            await send({ ...first, colloquy_run_id: run.runId }, eventId);
+          } else if (
+            event.type === 'raw_model_stream_event' &&
+            event.depth === 0 &&
+            event.data.type === 'output_text_delta'
+          ) {
+            streamed = true;
+            await send(chunk({ content: event.data.delta }), eventId);
+          } else if (event.type === 'run_completed') {
+            if (toolCalls.length > 0) {
+              const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
+              await send(chunk({ tool_calls: deltas }));
+            } else {
+              if (format) checkOutput(event.result.finalOutput, format);
+              if (!streamed) await send(chunk({ content: outputText(event.result) }));
+            }
+            const usage = body.stream_options?.include_usage;
+            const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+            await send(chunk({}, finish), usage ? undefined : eventId);
+            if (usage) {
+              await send(
+                {
+                  id,
+                  object: 'chat.completion.chunk',
+                  created: now,
+                  model: body.model,
+                  choices: [],
+                  usage: usageOf(event.result.usage),
+                },
+                eventId,
+              );
+            }
+            await send('[DONE]');
+          } else if (event.type === 'run_failed') {
+            throw runFailure(event.error);
+          }
         }
       },
       { inflight: context.inflight },

@@ -33,6 +33,9 @@ export type {
   CallRunSummary,
 } from './runLog.js';
 
+/** Resolves in the next turn of the event loop (after its pending I/O and timers). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The prefix of background call run ids (ensemble run ids never start with it). */
 export const CALL_RUN_PREFIX = 'callrun_';
 
@@ -60,6 +63,7 @@ export interface StartedCallRun {
 export class CallRuns {
   readonly #calls: CallExecutor;
   readonly #log: CallRunLog;
+  readonly #memoryLog: MemoryCallRunLog | undefined;
   /** The runs this server drives, by id. */
   readonly #driving = new Map<string, { controller: AbortController; done: Promise<void> }>();
   /** Followers on this server, woken without a round trip to the log. */
@@ -69,6 +73,10 @@ export class CallRuns {
   constructor(calls: CallExecutor, log: CallRunLog = new MemoryCallRunLog()) {
     this.#calls = calls;
     this.#log = log;
+    // A log of this process whose append is its own records events without a promise each.
+    const plain =
+      log instanceof MemoryCallRunLog && log.append === MemoryCallRunLog.prototype.append;
+    this.#memoryLog = plain ? log : undefined;
   }
 
   /** Starts `message` on `agency` in the background; `options.signal` is ignored (see `cancel`). */
@@ -118,8 +126,20 @@ export class CallRuns {
   }
 
   async #append(summary: CallRunSummary, event: CallRunEvent): Promise<void> {
-    await this.#log.append(summary.runId, event);
-    this.#wakeLocal(summary.runId);
+    await this.#appendNow(summary, event);
+  }
+
+  /**
+   * Records an event; a log in this process records it at once (no promise per event of a call),
+   * a shared one returns the promise of its write.
+   */
+  #appendNow(summary: CallRunSummary, event: CallRunEvent): Promise<void> | undefined {
+    if (this.#memoryLog) {
+      this.#memoryLog.appendNow(summary.runId, event);
+      this.#wakeLocal(summary.runId);
+      return undefined;
+    }
+    return this.#log.append(summary.runId, event).then(() => this.#wakeLocal(summary.runId));
   }
 
   #wakeLocal(runId: string): void {
@@ -137,7 +157,8 @@ export class CallRuns {
           summary.result = event.result;
           await spec.onCompleted?.(event.result);
         }
-        await this.#append(summary, event);
+        const written = this.#appendNow(summary, event);
+        if (written) await written;
       }
       if (signal.aborted) throw signal.reason;
       if (summary.result === undefined) throw new Error('The call ended without a result.');
@@ -180,6 +201,19 @@ export class CallRuns {
     after = -1,
     signal?: AbortSignal,
   ): AsyncGenerator<[number, CallRunEvent]> {
+    for await (const batch of this.followBatches(runId, after, signal)) yield* batch;
+  }
+
+  /**
+   * Like {@link CallRuns.follow}, each read of the log at once: the events recorded since the last
+   * read, in order (never empty), the last batch ending with the run's last event. A streaming
+   * response walks a batch without an await per event (one generator step a batch).
+   */
+  async *followBatches(
+    runId: string,
+    after = -1,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Array<[number, CallRunEvent]>> {
     if (!(await this.state(runId))) return;
     let wake = () => undefined as void;
     let changed = new Promise<void>((resolve) => (wake = resolve));
@@ -193,12 +227,18 @@ export class CallRuns {
       while (!signal?.aborted) {
         const waiting = changed;
         const events = await this.#log.events(runId, next);
-        for (const event of events) {
-          yield [next, event];
-          next += 1;
-          if (isLastRunEvent(event)) return;
+        if (events.length > 0) {
+          const batch: Array<[number, CallRunEvent]> = [];
+          let last = false;
+          for (const event of events) {
+            batch.push([next, event]);
+            next += 1;
+            if ((last = isLastRunEvent(event))) break;
+          }
+          yield batch;
+          if (last) return;
+          continue;
         }
-        if (events.length > 0) continue;
         const summary = await this.#log.summary(runId);
         if (!summary || summary.status !== 'running') {
           // It ended while we read: take what it recorded meanwhile, then stop.
@@ -206,7 +246,9 @@ export class CallRuns {
           continue;
         }
         // A log in this process always wakes us; a shared one may miss a wake: re-read it then.
-        if (this.#log.wakesReliably) await waiting;
+        // Read after the rest of this turn of the event loop, so that the events it records come
+        // in one batch (a call's events mostly come in bursts: a tool result, a reply's end).
+        if (this.#log.wakesReliably) await waiting.then(nextTurn);
         else await Promise.race([waiting, sleep(1_000, undefined, { ref: false })]);
         changed = new Promise<void>((resolve) => (wake = resolve));
       }

@@ -101,6 +101,11 @@ export class MemoryCallRunLog implements CallRunLog {
   }
 
   async append(runId: string, event: CallRunEvent): Promise<number> {
+    return this.appendNow(runId, event);
+  }
+
+  /** {@link MemoryCallRunLog.append} without a promise: the event is recorded on return. */
+  appendNow(runId: string, event: CallRunEvent): number {
     const run = this.#run(runId);
     run.events.push(event);
     this.#wake(run);

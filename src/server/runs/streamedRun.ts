@@ -37,6 +37,8 @@ export interface StreamedRun {
    * `signal` (the client leaving, which cancels the run when the body asked for that).
    */
   follow(signal: AbortSignal): AsyncGenerator<[number, CallRunEvent]>;
+  /** Like {@link StreamedRun.follow}, a read of the run's log at a time (see `CallRuns.followBatches`). */
+  batches(signal: AbortSignal): AsyncGenerator<Array<[number, CallRunEvent]>>;
 }
 
 /**
@@ -53,32 +55,36 @@ export async function startStreamedRun(
   void context.inflight.track(done);
   const { runId } = summary;
   c.header(RUN_ID_HEADER, runId);
+  async function* batches(signal: AbortSignal): AsyncGenerator<Array<[number, CallRunEvent]>> {
+    let ended = false;
+    const leave = () => {
+      if (ended || spec.onDisconnect !== 'cancel') return;
+      const reason = 'The client disconnected from the stream (onDisconnect: "cancel").';
+      callRuns
+        .cancel(runId, reason, 0)
+        .catch((error: unknown) =>
+          getDefaultLogger().error(
+            { component: 'callRuns', runId, err: error },
+            `Could not cancel background call ${runId} after its client left: ${(error as Error).message}`,
+          ),
+        );
+    };
+    if (signal.aborted) leave();
+    else signal.addEventListener('abort', leave, { once: true });
+    try {
+      for await (const batch of callRuns.followBatches(runId, -1, signal)) {
+        if (isLastRunEvent(batch[batch.length - 1]![1])) ended = true;
+        yield batch;
+      }
+    } finally {
+      signal.removeEventListener('abort', leave);
+    }
+  }
   return {
     runId,
+    batches,
     async *follow(signal) {
-      let ended = false;
-      const leave = () => {
-        if (ended || spec.onDisconnect !== 'cancel') return;
-        const reason = 'The client disconnected from the stream (onDisconnect: "cancel").';
-        callRuns
-          .cancel(runId, reason, 0)
-          .catch((error: unknown) =>
-            getDefaultLogger().error(
-              { component: 'callRuns', runId, err: error },
-              `Could not cancel background call ${runId} after its client left: ${(error as Error).message}`,
-            ),
-          );
-      };
-      if (signal.aborted) leave();
-      else signal.addEventListener('abort', leave, { once: true });
-      try {
-        for await (const entry of callRuns.follow(runId, -1, signal)) {
-          if (isLastRunEvent(entry[1])) ended = true;
-          yield entry;
-        }
-      } finally {
-        signal.removeEventListener('abort', leave);
-      }
+      for await (const batch of batches(signal)) yield* batch;
     },
   };
 }
