@@ -1,7 +1,8 @@
 /**
  * The CLI's tables: columns sized to their widest cell (ids of any length, wide CJK characters
  * and emoji measured by display width, colour codes ignored), no borders, two spaces between
- * columns, no trailing spaces. Widths come from `string-width` (the package `log-update` uses too).
+ * columns, no trailing spaces. Widths come from `string-width` (the live progress tree measures
+ * with it too).
  * @module
  */
 import stringWidth from 'string-width';
