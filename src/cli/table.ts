@@ -2,7 +2,8 @@
  * The CLI's tables: columns sized to their widest cell (ids of any length, wide CJK characters
  * and emoji measured by display width, colour codes ignored), no borders, two spaces between
  * columns, no trailing spaces. Printable ASCII is one column a character; other text is measured by
- * `string-width` (the package `log-update` uses too), loaded the first time such text appears.
+ * `string-width` (the live progress tree measures with it too), loaded the first time such text
+ * appears.
  * @module
  */
 import { createRequire } from 'node:module';

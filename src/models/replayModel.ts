@@ -6,7 +6,6 @@
  * @module
  */
 import { createTwoFilesPatch } from 'diff';
-import stringify from 'fast-json-stable-stringify';
 import { Usage } from '@openai/agents-core';
 import type {
   AgentOutputItem,
@@ -18,7 +17,7 @@ import type {
 import { ColloquyError } from '../errors.js';
 import { Cassette } from './cassette.js';
 import type { CassetteInteraction, RecordedResponse } from './cassette.js';
-import { normalizeRequest, requestKey } from './requestKey.js';
+import { canonicalJson, normalizeRequest, requestKey } from './requestKey.js';
 
 /** Options of {@link ReplayModel}. */
 export interface ReplayModelOptions {
@@ -108,7 +107,8 @@ export class ReplayModel implements Model {
   }
 
   #mismatch(normalized: ReturnType<typeof normalizeRequest>, key: string): ColloquyError {
-    const pretty = (value: unknown) => `${JSON.stringify(JSON.parse(stringify(value)), null, 2)}\n`;
+    const pretty = (value: unknown) =>
+      `${JSON.stringify(JSON.parse(canonicalJson(value)!), null, 2)}\n`;
     const candidates = this.cassette.interactions.filter(
       (item) => this.#label === undefined || item.label === this.#label,
     );

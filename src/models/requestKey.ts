@@ -6,8 +6,14 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import stringify from 'fast-json-stable-stringify';
 import type { AgentInputItem, ModelRequest } from '@openai/agents-core';
+import { configure } from 'safe-stable-stringify';
+
+/**
+ * JSON with object keys sorted, so equal values give equal text (`safe-stable-stringify`, which
+ * pino already brings); a cycle throws, as `JSON.stringify` does.
+ */
+export const canonicalJson = configure({ circularValue: TypeError });
 
 /** One input item, normalized. */
 export type NormalizedItem =
@@ -101,5 +107,5 @@ export function normalizeRequest(
 
 /** The matching key: a short hash of the normalized request's canonical JSON. */
 export function requestKey(normalized: NormalizedRequest): string {
-  return createHash('sha256').update(stringify(normalized)).digest('hex').slice(0, 16);
+  return createHash('sha256').update(canonicalJson(normalized)).digest('hex').slice(0, 16);
 }

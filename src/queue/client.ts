@@ -6,11 +6,10 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
+import { EventEmitter, on, once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Job, Queue, type JobsOptions } from './drivers.js';
 import type { ChainableCommander, Redis } from './drivers.js';
-import { pushable, type Pushable } from 'it-pushable';
 import type { AgencyStreamEvent } from '../agency/events.js';
 import { ColloquyError } from '../errors.js';
 import { getDefaultLogger } from '../logger.js';
@@ -196,9 +195,12 @@ export class QueueClient {
   ): AsyncGenerator<AgencyStreamEvent> {
     const callId = `call_${randomUUID()}`;
     const job: CallJobData = { ...data, callId, replyTo: this.#inbox };
-    const messages = pushable<CallMessage>({ objectMode: true });
+    // Messages wait in the queue of Node's `events.on` until the loop below reads them.
+    const inbox = new EventEmitter();
+    const messages = on(inbox, 'message');
+    const push = (message: CallMessage) => void inbox.emit('message', message);
     const what = `a call to agency "${data.agency}" in chat "${data.chatId}"`;
-    const onAbort = () => messages.push({ attempt: 0, event: abortedEvent() });
+    const onAbort = () => push({ attempt: 0, event: abortedEvent() });
     let stop: () => void;
     let finished = false;
     let poll: NodeJS.Timeout | undefined;
@@ -207,7 +209,7 @@ export class QueueClient {
     try {
       stop = await this.enqueue(what, async () => {
         await this.#listenInbox();
-        this.#waiting.set(callId, (message) => messages.push(message));
+        this.#waiting.set(callId, push);
         const unlisten = () => void this.#waiting.delete(callId);
         try {
           added = this.queue.add(JOB.call, job, { jobId: callId, attempts: 1, ...JOB_RETENTION });
@@ -234,14 +236,14 @@ export class QueueClient {
         );
         throw error;
       }
-      this.#waiting.set(callId, (message) => messages.push(message));
+      this.#waiting.set(callId, push);
       stop = () => void this.#waiting.delete(callId);
     }
     try {
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
-      poll = setInterval(() => void this.#check(callId, messages), this.#pollMs);
-      for await (const message of messages) {
+      poll = setInterval(() => void this.#check(callId, push), this.#pollMs);
+      for await (const [message] of messages as AsyncIterableIterator<[CallMessage]>) {
         if (isTerminal(message.event)) finished = true;
         yield message.event;
         if (finished) return;
@@ -342,28 +344,28 @@ export class QueueClient {
   }
 
   /** Backstop for a missed last event: reads the job and ends the stream from its outcome. */
-  async #check(callId: string, messages: Pushable<CallMessage>): Promise<void> {
+  async #check(callId: string, push: (message: CallMessage) => void): Promise<void> {
     try {
-      await this.#checkNow(callId, messages);
+      await this.#checkNow(callId, push);
     } catch {
       // Redis unreachable or the job changed while read: try again on the next tick.
     }
   }
 
-  async #checkNow(callId: string, messages: Pushable<CallMessage>): Promise<void> {
+  async #checkNow(callId: string, push: (message: CallMessage) => void): Promise<void> {
     const state = await this.queue.getJobState(callId);
     const job = state === 'unknown' ? undefined : await Job.fromId(this.queue, callId);
     if (state === 'completed') {
       const outcome = job?.returnvalue as CallOutcome | null | undefined;
       if (!outcome) return; // read between the state change and the result: next tick
-      messages.push({
+      push({
         attempt: 0,
         event: outcome.ok
           ? { type: 'run_completed', result: outcome.result as never }
           : { type: 'error', error: outcome.error },
       });
     } else if (state === 'failed' || state === 'unknown') {
-      messages.push({
+      push({
         attempt: 0,
         event: {
           type: 'error',

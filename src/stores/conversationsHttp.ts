@@ -129,12 +129,12 @@ export class ConversationsHttp {
         minTimeout: 0,
         maxTimeout: 0,
         factor: 1,
-        shouldRetry: (error) => error instanceof ConversationsHttpError && error.transient,
-        onFailedAttempt: async (error) => {
+        shouldRetry: ({ error }) => error instanceof ConversationsHttpError && error.transient,
+        onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
           if (!(error instanceof ConversationsHttpError) || !error.transient) return;
-          if (error.retriesLeft === 0) return;
+          if (retriesLeft === 0) return;
           const backoff =
-            wait >= 0 ? wait : base * 2 ** (error.attemptNumber - 1) * (0.5 + Math.random());
+            wait >= 0 ? wait : base * 2 ** (attemptNumber - 1) * (0.5 + Math.random());
           if (backoff > maxWait) {
             throw new StoreError(
               `${what}: the service asked to wait ${Math.ceil(backoff / 1000)} s before retrying, longer than maxRetryWaitMs (${maxWait} ms). Retry later or raise maxRetryWaitMs.`,

@@ -45,7 +45,7 @@ export function withRetry(store: ThreadStore, options: RetryOptions = {}): Threa
       maxTimeout: opts.maxTimeoutMs,
       factor: 2,
       randomize: true,
-      shouldRetry: (error) => isTransient(error),
+      shouldRetry: ({ error }) => isTransient(error),
     });
   const wrapper: ThreadStore = {
     kind: store.kind,

@@ -129,3 +129,36 @@ describe('requestKey', () => {
     );
   });
 });
+
+describe('requestKey stability', () => {
+  it('keeps the key recorded cassettes were written with (keys sorted, text escaped as JSON)', () => {
+    // Computed with fast-json-stable-stringify, the library used before: a different key would
+    // make every recorded cassette miss.
+    const normalized = {
+      system: 'Sé brief 🙂',
+      input: [
+        { role: 'user', text: 'line\n"quoted" \u2028 \ud800' },
+        {
+          type: 'function_call',
+          call: 'call_1',
+          name: 'lookup',
+          arguments: { z: [1, 2.5, -0, 1e21], a: { y: null, b: true }, '01': 'x', '1': 'y' },
+        },
+        { type: 'function_call_result', call: 'call_1', name: 'lookup', output: 'ok' },
+      ],
+      tools: ['lookup'],
+      handoffs: [],
+      output: 'text',
+    };
+    expect(requestKey(normalized)).toBe('42d77d6407d8c26b');
+  });
+
+  it('refuses a cyclic value instead of keying it', () => {
+    const args: Record<string, unknown> = {};
+    args.self = args;
+    const input = [{ type: 'function_call', call: 'call_1', name: 'f', arguments: args }];
+    expect(() =>
+      requestKey({ system: '', input, tools: [], handoffs: [], output: 'text' }),
+    ).toThrow(TypeError);
+  });
+});

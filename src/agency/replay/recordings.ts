@@ -5,9 +5,8 @@
  * when its input is exactly the recorded one.
  * @module
  */
-import stringify from 'fast-json-stable-stringify';
 import type { AgentInputItem, ModelRequest } from '@openai/agents-core';
-import { normalizeRequest } from '../../models/requestKey.js';
+import { canonicalJson, normalizeRequest } from '../../models/requestKey.js';
 import type { ThreadItem } from '../../stores/item.js';
 import { ConversationThread } from '../../threads/conversationThread.js';
 import { budgetedView, type ViewOptions } from '../../threads/view.js';
@@ -45,7 +44,9 @@ export function isModelOutput(item: AgentInputItem): boolean {
 
 /** A request's (or a list of items') normalized input as canonical JSON. */
 export function inputKey(input: ModelRequest['input'] | AgentInputItem[]): string {
-  return stringify(normalizeRequest({ input, tools: [], handoffs: [], outputType: 'text' }).input);
+  return canonicalJson(
+    normalizeRequest({ input, tools: [], handoffs: [], outputType: 'text' }).input,
+  );
 }
 
 /** Options of {@link recordingsOf}. */

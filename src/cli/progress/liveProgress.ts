@@ -1,18 +1,18 @@
 /**
  * Live progress of agency calls and ensemble runs in the terminal. On a TTY, a tree of agent runs
- * redrawn in place with log-update (elapsed time, tokens, spinner); off a TTY, one line per
+ * redrawn in place (`liveRegion.ts`: elapsed time, tokens, spinner); off a TTY, one line per
  * finished run. Fed by the trace recorder's span events, so agencies and ensembles share it.
  * @module
  */
-import type { Writable } from 'node:stream';
 import type { SpanRecord } from '../../stores/traceStore.js';
 import type { TraceRecorder } from '../../tracing/recorder.js';
+import { createLiveRegion, type LiveRegionStream } from './liveRegion.js';
 import { finishedLine, renderRunTree, RunTree } from './runTree.js';
 
 /** Options of {@link startLiveProgress}. */
 export interface LiveProgressOptions {
   /** Where progress goes (default stderr). */
-  stream?: Writable & { isTTY?: boolean };
+  stream?: LiveRegionStream;
   /** Redraw in place (default: when the stream is a TTY). */
   live?: boolean;
   /** Redraw interval in ms (default 100). */
@@ -69,15 +69,14 @@ export async function startLiveProgress(
       appendFooter: (text) => void process.stdout.write(text),
     };
   }
-  const { createLogUpdate } = await import('log-update');
-  const update = createLogUpdate(stream as NodeJS.WriteStream, { showCursor: false });
+  const region = createLiveRegion(stream);
   let frame = 0;
   let shown = false;
   let footer = '';
   const draw = () => {
     const lines = renderRunTree(tree, Date.now(), frame);
     if (lines.length === 0 && footer === '') return;
-    update([...lines, ...(footer ? ['', footer] : [])].join('\n'));
+    region.render([...lines, ...(footer ? ['', footer] : [])].join('\n'));
     shown = true;
   };
   const timer = setInterval(() => {
@@ -95,7 +94,7 @@ export async function startLiveProgress(
     },
     onTraceEnd() {
       draw();
-      if (shown) update.done();
+      if (shown) region.done();
       shown = false;
       footer = '';
       tree = new RunTree();
@@ -105,10 +104,10 @@ export async function startLiveProgress(
     stop() {
       clearInterval(timer);
       unsubscribe();
-      if (shown) update.done();
+      if (shown) region.done();
     },
     clear() {
-      if (shown) update.clear();
+      if (shown) region.clear();
     },
     appendFooter(text) {
       footer += text;

@@ -115,10 +115,10 @@ export async function deliverWebhook(
         factor: 2,
         minTimeout: options.minDelayMs ?? 1_000,
         maxTimeout: options.maxDelayMs ?? 30_000,
-        onFailedAttempt: (error) => {
+        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
           logger.warn(
-            { runId, attempt: error.attemptNumber, url: shown(webhook.url), status },
-            `webhook delivery failed: ${error.message}${error.retriesLeft > 0 ? '; retrying' : ''}`,
+            { runId, attempt: attemptNumber, url: shown(webhook.url), status },
+            `webhook delivery failed: ${error.message}${retriesLeft > 0 ? '; retrying' : ''}`,
           );
         },
       },
