@@ -112,9 +112,12 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
     // Titled by the first message, its HTML shown as text.
     expect(await page.getByText('Question 39 about <b>tides</b>').count()).toBe(1);
     await page.getByTestId('more-chats').click();
+    // The second page, or the list's error line (its text then fails the check below).
     await page.waitForFunction(
-      "document.querySelectorAll('[data-testid=chat-entry]').length === 41",
+      "document.querySelectorAll('[data-testid=chat-entry]').length === 41 || document.querySelector('.error-text')",
     );
+    expect(await page.locator('.error-text').allTextContents()).toEqual([]);
+    expect(await entries.count()).toBe(41);
     expect(await page.getByTestId('more-chats').count()).toBe(0);
     const titles = await entries.evaluateAll((all) =>
       all.map((entry) => /Question (\d+) /.exec(entry.textContent ?? '')?.[1]),
