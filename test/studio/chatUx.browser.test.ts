@@ -111,11 +111,27 @@ describe.skipIf(skip !== null)('studio chat, second edition', { timeout: 90_000 
     expect(scrolls).toBe(true);
     // Titled by the first message, its HTML shown as text.
     expect(await page.getByText('Question 39 about <b>tides</b>').count()).toBe(1);
+    // What the page asked the server from here on, for the message if the second page never shows.
+    const traffic: string[] = [];
+    const started = Date.now();
+    page.on('request', (r) => traffic.push(`+${Date.now() - started}ms ${r.method()} ${r.url()}`));
+    page.on('requestfinished', (r) => traffic.push(`+${Date.now() - started}ms done ${r.url()}`));
+    page.on('requestfailed', (r) => traffic.push(`+${Date.now() - started}ms failed ${r.url()}`));
     await page.getByTestId('more-chats').click();
     // The second page, or the list's error line (its text then fails the check below).
-    await page.waitForFunction(
-      "document.querySelectorAll('[data-testid=chat-entry]').length === 41 || document.querySelector('.error-text')",
-    );
+    await page
+      .waitForFunction(
+        "document.querySelectorAll('[data-testid=chat-entry]').length === 41 || document.querySelector('.error-text')",
+        undefined,
+        { timeout: 20_000 },
+      )
+      .catch(async (error: unknown) => {
+        const count = await entries.count();
+        const more = await page.getByTestId('more-chats').count();
+        throw new Error(
+          `${String(error)}\nentries ${count}, load-more buttons ${more}, page errors ${JSON.stringify(errors)}\n${traffic.join('\n')}`,
+        );
+      });
     expect(await page.locator('.error-text').allTextContents()).toEqual([]);
     expect(await entries.count()).toBe(41);
     expect(await page.getByTestId('more-chats').count()).toBe(0);

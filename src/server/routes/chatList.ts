@@ -57,10 +57,22 @@ export function summarizeChats(records: readonly ThreadRecord[]): ChatSummary[] 
     if (isRunThread(record.metadata)) chat.workflow = true;
     chats.set(record.chatId, chat);
   }
-  return [...chats.values()]
-    .filter((chat) => !chat.workflow)
-    .map(({ workflow: _workflow, ...chat }) => chat)
-    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  return (
+    [...chats.values()]
+      .filter((chat) => !chat.workflow)
+      .map(({ workflow: _workflow, ...chat }) => chat)
+      // Newest first, ties by chat id: the order `after` pages through (chats saved in the same
+      // millisecond were otherwise skipped or repeated across a page boundary).
+      .sort((a, b) =>
+        a.updatedAt === b.updatedAt
+          ? a.chatId < b.chatId
+            ? -1
+            : a.chatId > b.chatId
+              ? 1
+              : 0
+          : b.updatedAt.localeCompare(a.updatedAt),
+      )
+  );
 }
 
 /** A chat's title: the first user message of its user threads, cut to 80 characters. */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { summarizeChats } from '../../../src/server/routes/chatList.js';
+import { MemoryStore } from '../../../src/stores/memory.js';
 import type { ThreadRecord } from '../../../src/stores/types.js';
 import { echoAgency, json, listen, post } from '../helpers.js';
 
@@ -91,6 +92,36 @@ describe('GET /chats', () => {
     expect((await json(deleted)).deleted).toBeGreaterThan(0);
     const after = await json(await fetch(`${server.url}/chats?agency=echo&q=topic%203`));
     expect(after.chats).toEqual([]);
+  });
+
+  it('pages through chats saved in the same millisecond, each chat once', async () => {
+    const store = new MemoryStore();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-01-01T00:00:00Z')); // every chat: the same updatedAt
+      // Thread ids that sort the other way round from their chat ids, as a store may list them.
+      for (const [n, chatId] of ['c3', 'c1', 'c5', 'c2', 'c4', 'c0'].entries()) {
+        await store.append(
+          `t${9 - Number(chatId.slice(1))}x${n}__Front__USER`,
+          [{ id: 'i', item: { role: 'user', content: `topic ${chatId}` } }],
+          { expectedVersion: 0, chatId },
+        );
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    const server = await listen({ agencies: [echoAgency('echo', store)] });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await json(
+        await fetch(`${server.url}/chats?agency=echo&limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      );
+      seen.push(...page.chats.map((c: { chatId: string }) => c.chatId));
+      cursor = page.nextCursor;
+    } while (cursor && seen.length < 20);
+    // Ties in time are ordered by chat id, the order the cursor pages through.
+    expect(seen).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
   });
 
   it('needs an agency name that is served', async () => {
