@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -240,12 +241,16 @@ describe('CLI start-up', () => {
       cwd: dir,
       env: { ...process.env, COLLOQUY_IMPORT_LOG: log, COLLOQUY_DB: path.join(dir, 'serve.db') },
     });
+    const exited = once(child, 'exit');
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     try {
       await vi.waitFor(() => expect(stdout).toMatch(/127\.0\.0\.1:\d+/), { timeout: 30_000 });
     } finally {
+      // Waited for: the server closes its SQLite files as it exits, which would race the
+      // temp dir's removal.
       child.kill('SIGTERM');
+      await exited;
     }
     const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     expect(urls.some((url) => url.includes('/server/serve.'))).toBe(true);

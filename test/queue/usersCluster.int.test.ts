@@ -295,8 +295,9 @@ describe.skipIf(Boolean(skip))(
           { jobId: callId },
         );
         for (let i = 0; i < 500; i++) {
-          const job = await Job.fromId(queue, callId);
-          if (job && (await job.getState()) === 'completed') return { callId, job };
+          // The state first, then the job: a job read before it completed keeps a null result.
+          if ((await queue.getJobState(callId)) === 'completed')
+            return { callId, job: (await Job.fromId(queue, callId))! };
           await sleep(20);
         }
         throw new Error(`forged job ${callId} did not end`);
