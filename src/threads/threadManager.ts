@@ -157,7 +157,7 @@ export class ThreadManager {
    */
   async saveThreads(
     threads: Iterable<ConversationThread>,
-    options: { lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'> } = {},
+    options: { lastWriteOf?: LastWriteOf } = {},
   ): Promise<void> {
     const dirty = [...new Set(threads)].filter((thread) => thread.hasPending);
     const lease = options.lastWriteOf;

@@ -61,17 +61,9 @@ export function summarizeChats(records: readonly ThreadRecord[]): ChatSummary[] 
     [...chats.values()]
       .filter((chat) => !chat.workflow)
       .map(({ workflow: _workflow, ...chat }) => chat)
-      // Newest first, ties by chat id: the order `after` pages through (chats saved in the same
-      // millisecond were otherwise skipped or repeated across a page boundary).
-      .sort((a, b) =>
-        a.updatedAt === b.updatedAt
-          ? a.chatId < b.chatId
-            ? -1
-            : a.chatId > b.chatId
-              ? 1
-              : 0
-          : b.updatedAt.localeCompare(a.updatedAt),
-      )
+      // The order `after` pages through (chats saved in the same millisecond were otherwise
+      // skipped or repeated across a page boundary).
+      .sort((a, b) => (comesBefore(a, b) ? -1 : comesBefore(b, a) ? 1 : 0))
   );
 }
 
@@ -95,6 +87,14 @@ export async function chatTitle(
   return '';
 }
 
+/** Where a chat stands in the list. */
+type ChatPosition = Pick<ChatSummary, 'updatedAt' | 'chatId'>;
+
+/** Whether `a` is listed before `b`: newest first, ties by chat id. */
+function comesBefore(a: ChatPosition, b: ChatPosition): boolean {
+  return a.updatedAt > b.updatedAt || (a.updatedAt === b.updatedAt && a.chatId < b.chatId);
+}
+
 /** The cursor of a listed chat: where the next page starts (after it, newest first). */
 function cursorOf(chat: ChatSummary): string {
   return Buffer.from(`${chat.updatedAt}|${chat.chatId}`).toString('base64url');
@@ -103,7 +103,7 @@ function cursorOf(chat: ChatSummary): string {
 /** Whether `chat` comes after the cursor's chat in the newest-first order. */
 function after(cursor: string, chat: ChatSummary): boolean {
   const [updatedAt = '', chatId = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
-  return chat.updatedAt < updatedAt || (chat.updatedAt === updatedAt && chat.chatId > chatId);
+  return comesBefore({ updatedAt, chatId }, chat);
 }
 
 /** The search of a request: its filters, and a signed-in non-admin user's own chats only. */
