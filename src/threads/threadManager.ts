@@ -157,7 +157,7 @@ export class ThreadManager {
    */
   async saveThreads(
     threads: Iterable<ConversationThread>,
-    options: { lastWriteOf?: LastWriteOf } = {},
+    options: { lastWriteOf?: Pick<LeaseHandle, 'releaseWithNextWrite'> } = {},
   ): Promise<void> {
     const dirty = [...new Set(threads)].filter((thread) => thread.hasPending);
     const lease = options.lastWriteOf;
