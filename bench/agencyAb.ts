@@ -2,7 +2,7 @@
  * A/B of the agency round trip (user → A → send_message → B → A, memory store, no tracing): an
  * older copy of `src/` against the current one, interleaved in one process, with the SDK's tool
  * + `MemorySession`s, the same agency on a store that keeps nothing, and the SDK tool without
- * sessions as yardsticks. CPU medians of per-round means. What a change to the agency buys is
+ * sessions as yardsticks (with `--sqlite`, also that SDK code on better-sqlite3 sessions, `toolSqlite`). CPU medians of per-round means. What a change to the agency buys is
  * measured here more steadily than by `agency-overhead.ts` on a shared machine.
  *
  *   git archive <commit> src | tar -x -C scratch/base
@@ -11,12 +11,13 @@
 import { Agent as SdkAgent, MemorySession, Runner, tool } from '@openai/agents-core';
 import type { ModelRequest } from '@openai/agents-core';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ScriptedModel } from '../src/models/scriptedModel.js';
 import { toolOutputsSinceUser } from '../src/models/requestText.js';
+import { BetterSqliteSession, SqliteSessionDb } from './sdkSqliteSession.js';
 
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -89,7 +90,8 @@ const sdkB = new SdkAgent({
   instructions: 'Answer.',
   model: new ScriptedModel(() => 'B says hello'),
 });
-const askB = (session: (context: unknown) => MemorySession | undefined) =>
+type AnySession = MemorySession | BetterSqliteSession;
+const askB = (session: (context: unknown) => AnySession | undefined) =>
   tool({
     name: 'ask_b',
     description: 'Ask B.',
@@ -99,7 +101,7 @@ const askB = (session: (context: unknown) => MemorySession | undefined) =>
       return String((await runner.run(sdkB, message, b ? { session: b } : {})).finalOutput);
     },
   });
-const sdkA = (session: (context: unknown) => MemorySession | undefined) =>
+const sdkA = (session: (context: unknown) => AnySession | undefined) =>
   new SdkAgent({
     name: 'A',
     instructions: 'Delegate to B.',
@@ -111,7 +113,7 @@ const sdkA = (session: (context: unknown) => MemorySession | undefined) =>
     }),
     tools: [askB(session)],
   });
-const withSessions = sdkA((context) => (context as { b: MemorySession }).b);
+const withSessions = sdkA((context) => (context as { b: AnySession }).b);
 const withoutSessions = sdkA(() => undefined);
 
 let chats = 0;
@@ -126,6 +128,18 @@ const variants: Record<string, () => Promise<unknown>> = {
   },
   plainTool: () => runner.run(withoutSessions, 'hi'),
 };
+// On SQLite, the SDK code keeping both conversations in SQLite too (bench/sdkSqliteSession.ts).
+if (sqlite) {
+  const db = new SqliteSessionDb(join(dir, 'sdk.db'));
+  variants.toolSqlite = () => {
+    const id = `c_${++chats}`;
+    const sessions = {
+      a: new BetterSqliteSession(db, `${id}:user:A`),
+      b: new BetterSqliteSession(db, `${id}:A:B`),
+    };
+    return runner.run(withSessions, 'hi', { session: sessions.a, context: sessions });
+  };
+}
 for (const run of Object.values(variants)) for (let i = 0; i < 100; i++) await run();
 const samples: Record<string, number[]> = Object.fromEntries(
   Object.keys(variants).map((name) => [name, []]),
@@ -156,7 +170,9 @@ console.log(
       .join(', '),
 );
 const ratio = (a: string, b: string) => (cpu[a]! / cpu[b]!).toFixed(3);
+const sdk = sqlite ? 'toolSqlite' : 'toolSessions';
 console.log(
-  `current/base ${ratio('current', 'base')}, base/toolSessions ${ratio('base', 'toolSessions')}, ` +
-    `current/toolSessions ${ratio('current', 'toolSessions')}, nullStore/toolSessions ${ratio('nullStore', 'toolSessions')}`,
+  `current/base ${ratio('current', 'base')}, base/${sdk} ${ratio('base', sdk)}, ` +
+    `current/${sdk} ${ratio('current', sdk)}, nullStore/toolSessions ${ratio('nullStore', 'toolSessions')}`,
 );
+console.log(`machine load (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);

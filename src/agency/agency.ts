@@ -196,11 +196,13 @@ export class Agency implements AgencyRuntime {
    * Sends a message (text, or SDK input items such as `input_image` and `input_file`) to an entry
    * point and resolves with the whole call tree's result. Calls of one chat run one at a time.
    */
-  async getResponse(
-    message: AgencyInput,
-    options: GetResponseOptions = {},
-  ): Promise<AgencyResponse> {
-    return this.#run(message, options);
+  getResponse(message: AgencyInput, options: GetResponseOptions = {}): Promise<AgencyResponse> {
+    // Not `async`: the call's own promise is returned as it is (one promise less per call).
+    try {
+      return this.#run(message, options);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /**

@@ -8,15 +8,18 @@ export class ChatActivity {
 
   /** Registers a call of `chatId` until it settles; returns the same promise. */
   track<T>(chatId: string, call: Promise<T>): Promise<T> {
-    const active = this.#active.get(chatId) ?? new Set<Promise<unknown>>();
-    this.#active.set(chatId, active);
+    let active = this.#active.get(chatId);
+    if (!active) this.#active.set(chatId, (active = new Set<Promise<unknown>>()));
     active.add(call);
-    const done = (): void => {
-      active.delete(call);
-      if (active.size === 0) this.#active.delete(chatId);
-    };
+    // One bound handler for both outcomes (a bound method: no closure to name per call).
+    const done = this.#done.bind(this, chatId, active, call);
     call.then(done, done);
     return call;
+  }
+
+  #done(chatId: string, active: Set<Promise<unknown>>, call: Promise<unknown>): void {
+    active.delete(call);
+    if (active.size === 0 && this.#active.get(chatId) === active) this.#active.delete(chatId);
   }
 
   /** Resolves when every call running now, in any chat, has settled. */

@@ -49,22 +49,39 @@ export interface ChatCallRequest {
 }
 
 /** Runs one call of a chat: calls of one chat run one at a time, across processes on stores with leases. */
-export async function runChatCall(
+export function runChatCall(host: ChatCallHost, call: ChatCallRequest): Promise<AgencyResponse> {
+  // Not `async` when the chat is free (the usual case): the call's promise is returned as it is.
+  const leave = host.gate.tryEnter(call.chatId);
+  return leave ? runHeld(host, call, leave) : enterAndRun(host, call);
+}
+
+/** Waits for the chat's earlier calls, then runs this one. */
+async function enterAndRun(host: ChatCallHost, call: ChatCallRequest): Promise<AgencyResponse> {
+  const { chatId, options } = call;
+  return runHeld(host, call, await host.gate.enter(chatId, host.chatWaitMs, options.signal));
+}
+
+/** Runs a call that holds the chat's gate, and lets the next call in (`leave`) when it settles. */
+function runHeld(
   host: ChatCallHost,
   call: ChatCallRequest,
+  leave: () => void,
 ): Promise<AgencyResponse> {
-  const { chatId, options } = call;
-  const leave =
-    host.gate.tryEnter(chatId) ?? (await host.gate.enter(chatId, host.chatWaitMs, options.signal));
+  let work: Promise<AgencyResponse>;
   try {
     const store = host.entry.runtime.threads.store;
-    if (!needsChatLease(store)) return await traced(host, store, call, undefined);
-    return await withChatLease(store, chatId, host.chatWaitMs, options.signal, (lease) =>
-      traced(host, store, call, lease),
-    );
-  } finally {
+    work = !needsChatLease(store)
+      ? traced(host, store, call, undefined)
+      : withChatLease(store, call.chatId, host.chatWaitMs, call.options.signal, (lease) =>
+          traced(host, store, call, lease),
+        );
+  } catch (error) {
     leave();
+    return Promise.reject(error as Error);
   }
+  // Registered first, so the gate is open again before the caller resumes.
+  work.then(leave, leave);
+  return work;
 }
 
 /** The call's work, in a trace unless nothing would be traced. */
@@ -75,12 +92,11 @@ function traced(
   lease: LeaseHandle | undefined,
 ): Promise<AgencyResponse> {
   const runId = resume?.runId ?? `run_${randomUUID()}`;
-  // The trace is saved after the call's threads, unfenced: the threads' save may release the lease.
-  const work = (): Promise<AgencyResponse> =>
-    runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId, lease);
   // Without tracing, and with a Runner that makes no spans, a trace would stay empty: skip it.
   // (A traced Runner passed with `tracing: false` still gets one, marked not to be exported.)
-  if (!host.tracing && host.entry.runtime.runner.config.tracingDisabled) return work();
+  if (!host.tracing && host.entry.runtime.runner.config.tracingDisabled)
+    return runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId, lease);
+  // The trace is saved after the call's threads, unfenced: the threads' save may release the lease.
   return traceCall(
     {
       name: `agency ${host.entry.name}`,
@@ -91,6 +107,6 @@ function traced(
       enabled: host.tracing,
       ...(host.traceContent === undefined ? {} : { content: host.traceContent }),
     },
-    work,
+    () => runEntryCall(host.entry, message, options, chatId, emit, resume ?? runId, lease),
   );
 }

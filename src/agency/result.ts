@@ -57,33 +57,39 @@ export interface FinishedRun {
  */
 export function orderItems(runs: readonly FinishedRun[], rootRunId: string): TaggedItem[] {
   if (runs.length === 1) return runs[0]!.runId === rootRunId ? [...runs[0]!.items] : [];
-  const childrenByCall = new Map<string, FinishedRun[]>();
+  const tree: RunTree = { childrenByCall: new Map(), unplaced: new Map() };
   // Runs started without a call id (a custom send_message tool may not pass one) go after
   // their parent's items rather than being lost.
-  const unplaced = new Map<string, FinishedRun[]>();
   let root: FinishedRun | undefined;
   for (const run of runs) {
     if (run.runId === rootRunId) root = run;
     if (run.parentRunId === null) continue;
-    const [map, key] =
-      run.viaCallId === null
-        ? [unplaced, run.parentRunId]
-        : [childrenByCall, `${run.parentRunId}:${run.viaCallId}`];
+    const unplaced = run.viaCallId === null;
+    const map = unplaced ? tree.unplaced : tree.childrenByCall;
+    const key = unplaced ? run.parentRunId : `${run.parentRunId}:${run.viaCallId}`;
     const siblings = map.get(key);
     if (siblings) siblings.push(run);
     else map.set(key, [run]);
   }
   const ordered: TaggedItem[] = [];
-  const visit = (run: FinishedRun): void => {
-    for (const tagged of run.items) {
-      const callId = tagged.item.type === 'function_call_result' ? tagged.item.callId : undefined;
-      const children = callId ? childrenByCall.get(`${run.runId}:${callId}`) : undefined;
-      if (children) for (const child of children) visit(child);
-      ordered.push(tagged);
-    }
-    const later = unplaced.get(run.runId);
-    if (later) for (const child of later) visit(child);
-  };
-  if (root) visit(root);
+  if (root) visitRun(root, tree, ordered);
   return ordered;
+}
+
+/** The nested runs of a call tree: by `parentRunId:callId`, and those without a call id by parent. */
+interface RunTree {
+  childrenByCall: Map<string, FinishedRun[]>;
+  unplaced: Map<string, FinishedRun[]>;
+}
+
+/** Appends `run`'s items to `ordered`, each nested run's just before the tool output it answers. */
+function visitRun(run: FinishedRun, tree: RunTree, ordered: TaggedItem[]): void {
+  for (const tagged of run.items) {
+    const callId = tagged.item.type === 'function_call_result' ? tagged.item.callId : undefined;
+    const children = callId ? tree.childrenByCall.get(`${run.runId}:${callId}`) : undefined;
+    if (children) for (const child of children) visitRun(child, tree, ordered);
+    ordered.push(tagged);
+  }
+  const later = tree.unplaced.get(run.runId);
+  if (later) for (const child of later) visitRun(child, tree, ordered);
 }

@@ -12,7 +12,7 @@ import { ColloquyError } from '../errors.js';
 import { storeErrorIn } from './errorCauses.js';
 import { registerNestedRun } from './nestedRuns.js';
 import { frameOf, type RunFrame } from './call.js';
-import { sendStep } from './journal/journaledSend.js';
+import { sendStep, type SendStep } from './journal/journaledSend.js';
 import type { AgencyRuntime } from './runtime.js';
 import { runTurn } from './runTurn.js';
 
@@ -138,10 +138,14 @@ export function createSend(runtime: AgencyRuntime): SendFunction {
     const pair = `${sender}\u0000${recipient}`;
     frame.inFlight.add(pair);
     // Journaled (and on a retry answered from the journal) when the call has a step journal.
-    const step = await sendStep(frame, request.callId, recipient).catch((error: unknown) => {
+    let step: SendStep;
+    try {
+      const found = sendStep(frame, request.callId, recipient);
+      step = found instanceof Promise ? await found : found;
+    } catch (error) {
       frame.inFlight.delete(pair);
       throw error;
-    });
+    }
     const child: RunFrame = {
       agent: recipient,
       callerAgent: sender,

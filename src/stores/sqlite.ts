@@ -355,10 +355,8 @@ export class SqliteStore extends BaseStore {
     const own = !this.#db.inTransaction;
     const result = this.#run(operation, () =>
       this.#immediate(() => {
-        this.leases.checkFences(operation, fences);
-        const value = fn();
-        if (own) released = this.leases.releaseArmed(fences);
-        return value;
+        released = this.leases.checkFencesAndRelease(operation, fences, own);
+        return fn();
       }),
     );
     if (released) this.leases.committed(released);

@@ -4,7 +4,7 @@
  * @module
  */
 import type Database from 'better-sqlite3';
-import { checkFences, type Fence } from './fence.js';
+import { checkFences, LeaseLostError, type Fence } from './fence.js';
 import type { FoldingLeases } from './lease.js';
 
 /**
@@ -13,7 +13,7 @@ import type { FoldingLeases } from './lease.js';
  * with it, in that write's transaction.
  */
 export class SqliteLeases implements FoldingLeases {
-  readonly #acquire: Database.Statement<[{ key: string; owner: string; now: number; ttl: number }]>;
+  readonly #acquire: Database.Statement<[string, string, number, number]>;
   readonly #renew: Database.Statement<[number, string, string]>;
   readonly #release: Database.Statement<[string, string]>;
   readonly #holder: Database.Statement<[string], { owner: string }>;
@@ -26,10 +26,11 @@ export class SqliteLeases implements FoldingLeases {
   /** @internal */
   constructor(db: Database.Database, wrap: (operation: string, error: unknown) => Error) {
     // Take the key when it is free, ours already, or expired; `changes` says whether we got it.
+    // Positional parameters (key, owner, expiry, now): binding an array costs less than an object.
     this.#acquire = db.prepare(
-      `INSERT INTO leases (lease_key, owner, expires_ms) VALUES (@key, @owner, @now + @ttl)
+      `INSERT INTO leases (lease_key, owner, expires_ms) VALUES (?, ?, ?)
        ON CONFLICT (lease_key) DO UPDATE SET owner = excluded.owner, expires_ms = excluded.expires_ms
-       WHERE leases.owner = excluded.owner OR leases.expires_ms <= @now`,
+       WHERE leases.owner = excluded.owner OR leases.expires_ms <= ?`,
     );
     this.#renew = db.prepare('UPDATE leases SET expires_ms = ? WHERE lease_key = ? AND owner = ?');
     this.#release = db.prepare('DELETE FROM leases WHERE lease_key = ? AND owner = ?');
@@ -38,10 +39,10 @@ export class SqliteLeases implements FoldingLeases {
   }
 
   async acquire(key: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.#run(
-      'acquire lease',
-      () => this.#acquire.run({ key, owner, now: Date.now(), ttl: ttlMs }).changes > 0,
-    );
+    return this.#run('acquire lease', () => {
+      const now = Date.now();
+      return this.#acquire.run(key, owner, now + ttlMs, now).changes > 0;
+    });
   }
 
   async renew(key: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -65,18 +66,29 @@ export class SqliteLeases implements FoldingLeases {
   }
 
   /**
-   * Inside a fenced write's transaction, after its checks and statements: releases the armed
-   * leases among `fences` and returns their owners (undefined when none), for
-   * {@link SqliteLeases.committed} once the transaction commits.
+   * Inside a fenced write's IMMEDIATE transaction, before its statements: throws `LeaseLostError`
+   * unless each fence's lease is held by its owner and, when `release` (the write has its own
+   * transaction, so it commits), releases the armed leases among them. For an armed lease one
+   * statement does both: the DELETE matches only the holder's row, so a change proves the lease
+   * was held. A write that then fails rolls the release back with it. Returns the released owners
+   * (undefined when none), for {@link SqliteLeases.committed} once the transaction commits.
    * @internal
    */
-  releaseArmed(fences: readonly Fence[]): string[] | undefined {
-    if (this.#armed.size === 0) return undefined;
+  checkFencesAndRelease(
+    operation: string,
+    fences: readonly Fence[],
+    release: boolean,
+  ): string[] | undefined {
     let owners: string[] | undefined;
-    for (const { key, owner } of fences) {
-      if (this.#armed.get(owner) !== key) continue;
-      this.#release.run(key, owner);
-      (owners ??= []).push(owner);
+    for (const fence of fences) {
+      const { key, owner } = fence;
+      const armed = release && this.#armed.size > 0 && this.#armed.get(owner) === key;
+      if (!armed) {
+        if (this.#holder.get(key)?.owner !== owner) throw new LeaseLostError(key, operation);
+      } else if (!owners?.includes(owner)) {
+        if (this.#release.run(key, owner).changes === 0) throw new LeaseLostError(key, operation);
+        (owners ??= []).push(owner);
+      }
     }
     return owners;
   }

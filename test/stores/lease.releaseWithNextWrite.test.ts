@@ -67,4 +67,50 @@ describe('LeaseHandle.releaseWithNextWrite', () => {
       await store.close();
     }
   });
+  it('on SQLite: an armed lease another owner took meanwhile fails the write, writes nothing and leaves their lease', async () => {
+    const store = new SqliteStore({ path: join(dir, 'c.db') });
+    try {
+      const lease = await holdLease(store.leases, 'chat:c3');
+      // Another process took the lease after it expired (as its acquire does: same row, new owner).
+      store.connection
+        .prepare(`UPDATE leases SET owner = 'other' WHERE lease_key = 'chat:c3'`)
+        .run();
+      const settle = lease.releaseWithNextWrite!();
+      const write = withFence({ key: lease.key, owner: lease.owner }, () =>
+        store.append('t', [{ id: 'i1', item: { role: 'user', content: 'hi' } }], {
+          expectedVersion: 0,
+        }),
+      );
+      await expect(write).rejects.toThrow(/no longer held/);
+      expect(settle()).toBe(false);
+      expect(await store.getThread('t')).toBeNull();
+      const holder = store.connection
+        .prepare(`SELECT owner FROM leases WHERE lease_key = 'chat:c3'`)
+        .get() as { owner: string } | undefined;
+      expect(holder?.owner).toBe('other');
+      await lease.release();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('on SQLite: an armed write that fails keeps the lease held (the release rolls back with it)', async () => {
+    const store = new SqliteStore({ path: join(dir, 'd.db') });
+    try {
+      const lease = await holdLease(store.leases, 'chat:c4');
+      const settle = lease.releaseWithNextWrite!();
+      const stale = withFence({ key: lease.key, owner: lease.owner }, () =>
+        store.append('t', [{ id: 'i1', item: { role: 'user', content: 'hi' } }], {
+          expectedVersion: 3,
+        }),
+      );
+      await expect(stale).rejects.toThrow(/version/i);
+      expect(settle()).toBe(false);
+      expect(await store.leases.acquire('chat:c4', 'other', 60_000)).toBe(false);
+      await lease.release();
+      expect(await store.leases.acquire('chat:c4', 'other', 60_000)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -14,7 +14,12 @@ export interface SendStep {
   /** The recipient run's journal path. */
   readonly path: string;
   /** The answer to give the sender: the journaled one when there is one, else `answer` (recorded). */
-  settle(answer: string): Promise<string>;
+  settle(answer: string): string | Promise<string>;
+}
+
+/** `answer` as it is: a call without a step journal has nothing to record or replay. */
+function settleAsIs(answer: string): string {
+  return answer;
 }
 
 /**
@@ -22,16 +27,27 @@ export interface SendStep {
  * send_message call's id (from the model answer, itself journaled, so the same on a retry); a
  * custom send_message tool that passes none gets a per-run counter instead.
  */
-export async function sendStep(
+export function sendStep(
   frame: RunFrame,
   toolCallId: string | undefined,
   recipient: string,
-): Promise<SendStep> {
+): SendStep | Promise<SendStep> {
   const parent = journalPath(frame);
   const journal = frame.call.journal;
   const id = toolCallId ?? `send${journal?.next(`${parent}#send`) ?? 0}`;
   const path = `${parent}/${id}>${recipient}`;
-  if (!journal) return { path, settle: (answer) => Promise.resolve(answer) };
+  // Without a journal the step is ready at once: no promise for the sender to wait on.
+  if (!journal) return { path, settle: settleAsIs };
+  return journaledStep(journal, parent, id, path, recipient);
+}
+
+async function journaledStep(
+  journal: NonNullable<RunFrame['call']['journal']>,
+  parent: string,
+  id: string,
+  path: string,
+  recipient: string,
+): Promise<SendStep> {
   const base = `${parent}#message:${id}`;
   const key = `${base}#${journal.next(base)}`;
   const found = await journal.lookup(key, (entry) => entry.kind === 'message');
