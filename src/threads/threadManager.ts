@@ -5,6 +5,7 @@
  * @module
  */
 import type { AgentInputItem } from '@openai/agents-core';
+import { LRUCache } from 'lru-cache';
 import { ConflictError } from '../errors.js';
 import type { ThreadStore } from '../stores/types.js';
 import { appendBatch } from '../stores/appendBatch.js';
@@ -44,14 +45,8 @@ type LastWriteOf = Pick<LeaseHandle, 'releaseWithNextWrite'> | undefined;
  */
 export class ThreadManager {
   readonly store: ThreadStore;
-  /**
-   * The most recently used threads, oldest first (a Map keeps insertion order: a used thread is
-   * moved to the end). A Map and a counter cost less per call than a general LRU library.
-   */
-  readonly #cache = new Map<string, ConversationThread>();
-  readonly #cacheSize: number;
-  /** The id last moved to the end of `#cache` (moving it again would change nothing). */
-  #newest: string | undefined;
+  /** The most recently used threads. */
+  readonly #cache: LRUCache<string, ConversationThread>;
   /** Threads the cache dropped while they held unsaved items: kept until they are saved. */
   readonly #pinned = new Map<string, ConversationThread>();
   readonly #lock = new KeyedLock();
@@ -60,7 +55,13 @@ export class ThreadManager {
   constructor(options: ThreadManagerOptions = {}) {
     this.store = options.store ?? new MemoryStore();
     this.#maxConflictRetries = options.maxConflictRetries ?? 20;
-    this.#cacheSize = Math.max(1, options.cacheSize ?? 1000);
+    this.#cache = new LRUCache({
+      max: Math.max(1, options.cacheSize ?? 1000),
+      // Dropping a thread with unsaved items would lose them: it moves aside until saved.
+      dispose: (thread, threadId, reason) => {
+        if (reason === 'evict' && thread.hasPending) this.#pinned.set(threadId, thread);
+      },
+    });
   }
 
   /** The id of the thread between `agent` and `other` (or the user when `other` is omitted). */
@@ -195,10 +196,9 @@ export class ThreadManager {
 
   /** Forgets cached threads (all, or those of one chat), so the next get reads the store. */
   evict(chatId?: string): void {
-    for (const [id, thread] of this.#cache) {
+    for (const [id, thread] of this.#cache.entries()) {
       if (chatId === undefined || thread.chatId === chatId) this.#cache.delete(id);
     }
-    this.#newest = undefined;
     for (const [id, thread] of this.#pinned) {
       if (chatId === undefined || thread.chatId === chatId) this.#pinned.delete(id);
     }
@@ -207,28 +207,16 @@ export class ThreadManager {
   /** Marks a thread most recently used (a pinned one goes back into the cache). */
   #remember(thread: ConversationThread): void {
     const id = thread.threadId;
-    if (id === this.#newest && this.#cache.get(id) === thread) return;
-    if (this.#pinned.size > 0) this.#pinned.delete(id);
-    this.#cache.delete(id);
+    if (this.#cache.get(id) === thread) return;
+    this.#pinned.delete(id);
     this.#cache.set(id, thread);
-    this.#newest = id;
-    if (this.#cache.size > this.#cacheSize) this.#evictOldest();
-  }
-
-  /** Drops the least recently used threads past the cache size; one with unsaved items moves aside until saved. */
-  #evictOldest(): void {
-    for (const [id, thread] of this.#cache) {
-      if (this.#cache.size <= this.#cacheSize) return;
-      this.#cache.delete(id);
-      if (thread.hasPending) this.#pinned.set(id, thread);
-    }
   }
 
   /** A pinned thread that has been saved goes back into the cache (most recently used). */
   #unpin(thread: ConversationThread): void {
-    if (this.#pinned.size === 0 || this.#pinned.get(thread.threadId) !== thread) return;
+    if (this.#pinned.get(thread.threadId) !== thread) return;
     this.#pinned.delete(thread.threadId);
-    this.#remember(thread);
+    this.#cache.set(thread.threadId, thread);
   }
 
   /** Inserts items other writers saved since our last read before our pending items. */
