@@ -79,7 +79,7 @@ export class CallRuns {
   readonly #memoryLog: MemoryCallRunLog | undefined;
   /** The runs this server drives, by id. */
   readonly #driving = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  /** Followers on this server, woken without a round trip to the log. */
+  /** Followers on this server of a shared log, woken without a round trip to the log. */
   readonly #local = new Map<string, Set<() => void>>();
   #cancels: Promise<unknown> | undefined;
 
@@ -148,8 +148,7 @@ export class CallRuns {
    */
   #appendNow(summary: CallRunSummary, event: CallRunEvent): Promise<void> | undefined {
     if (this.#memoryLog) {
-      this.#memoryLog.appendNow(summary.runId, event);
-      this.#wakeLocal(summary.runId);
+      this.#memoryLog.appendNow(summary.runId, event); // which wakes its followers
       return undefined;
     }
     return this.#log.append(summary.runId, event).then(() => this.#wakeLocal(summary.runId));
@@ -269,18 +268,25 @@ export class CallRuns {
     signal?: AbortSignal,
   ): AsyncGenerator<Array<[number, CallRunEvent]>> {
     if (!(await this.state(runId))) return;
-    let wake = () => undefined as void;
+    let wake: (() => void) | undefined;
     let changed = new Promise<void>((resolve) => (wake = resolve));
-    const poke = () => wake();
+    // Once a wait: a burst of events wakes the follower once, not once an event.
+    const poke = () => {
+      const woken = wake;
+      wake = undefined;
+      woken?.();
+    };
     const stopWatching = await this.#log.watch(runId, poke);
+    // An in-process log wakes its watchers itself, and is read without a promise.
+    const memory = this.#memoryLog;
     const local = this.#local.get(runId) ?? new Set();
-    this.#local.set(runId, local.add(poke));
+    if (!memory) this.#local.set(runId, local.add(poke));
     signal?.addEventListener('abort', poke, { once: true });
     try {
       let next = Math.max(0, after + 1);
       while (!signal?.aborted) {
         const waiting = changed;
-        const events = await this.#log.events(runId, next);
+        const events = memory ? memory.eventsNow(runId, next) : await this.#log.events(runId, next);
         if (events.length > 0) {
           const batch: Array<[number, CallRunEvent]> = [];
           let last = false;
@@ -293,10 +299,15 @@ export class CallRuns {
           if (last) return;
           continue;
         }
-        const summary = await this.#log.summary(runId);
-        if (!summary || summary.status !== 'running') {
+        const status = memory ? memory.statusNow(runId) : (await this.#log.summary(runId))?.status;
+        if (status !== 'running') {
           // It ended while we read: take what it recorded meanwhile, then stop.
-          if ((await this.#log.events(runId, next)).length === 0) return;
+          if (
+            memory
+              ? memory.eventsNow(runId, next).length === 0
+              : (await this.#log.events(runId, next)).length === 0
+          )
+            return;
           continue;
         }
         // A log in this process always wakes us; a shared one may miss a wake: re-read it then.
