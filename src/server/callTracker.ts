@@ -3,6 +3,7 @@
  * can abort them: each call gets a signal that aborts with the caller's signal or on cancel.
  * @module
  */
+import { feedEvents, type EventFeed } from '../agency/streaming.js';
 import { ColloquyError } from '../errors.js';
 
 /** The chat a call belongs to and the caller's signal. */
@@ -61,8 +62,17 @@ export class CallTracker {
     agency: string,
     options: TrackedCallOptions,
     work: (signal: AbortSignal) => AsyncIterable<T>,
-  ): AsyncIterable<T> {
+  ): EventFeed<T> {
     return {
+      // Fed (see `EventFeed`): tracked from the feed until the stream ends.
+      feed: async (sink) => {
+        const [signal, leave] = this.#enter(agency, options);
+        try {
+          await feedEvents(work(signal), sink, signal);
+        } finally {
+          leave();
+        }
+      },
       [Symbol.asyncIterator]: () => {
         let source: AsyncIterator<T> | undefined;
         let leave: (() => void) | undefined;

@@ -25,6 +25,7 @@ import {
   type WirePart,
 } from '../openaiInput.js';
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
+import { completionChunks } from './completionChunks.js';
 import { v1Call } from './openaiCall.js';
 import { streamWithAbort } from '../sse.js';
 import type { CallRunEvent } from '../runs/runLog.js';
@@ -265,13 +266,7 @@ export function openaiRoutes(context: RouteContext): Hono {
         toolCalls = await stopped(result);
       },
     });
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
-      id,
-      object: 'chat.completion.chunk',
-      created: now,
-      model: body.model,
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    });
+    const chunks = completionChunks(id, now, body.model);
     return streamWithAbort(
       c,
       async (stream, signal) => {
@@ -296,26 +291,25 @@ export function openaiRoutes(context: RouteContext): Hono {
 
         async function onEvent(eventId: number, event: CallRunEvent): Promise<void> {
           if (event.type === 'run_started') {
-            const first = chunk({ role: 'assistant', content: '' });
-            await send({ ...first, colloquy_run_id: run.runId }, eventId);
+            await send(chunks.first(run.runId), eventId);
           } else if (
             event.type === 'raw_model_stream_event' &&
             event.depth === 0 &&
             event.data.type === 'output_text_delta'
           ) {
             streamed = true;
-            await send(chunk({ content: event.data.delta }), eventId);
+            await send(chunks.text(event.data.delta), eventId);
           } else if (event.type === 'run_completed') {
             if (toolCalls.length > 0) {
               const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
-              await send(chunk({ tool_calls: deltas }));
+              await send(chunks.chunk({ tool_calls: deltas }));
             } else {
               if (format) checkOutput(event.result.finalOutput, format);
-              if (!streamed) await send(chunk({ content: outputText(event.result) }));
+              if (!streamed) await send(chunks.text(outputText(event.result)));
             }
             const usage = body.stream_options?.include_usage;
             const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-            await send(chunk({}, finish), usage ? undefined : eventId);
+            await send(chunks.chunk({}, finish), usage ? undefined : eventId);
             if (usage) {
               await send(
                 {

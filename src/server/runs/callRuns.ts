@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GetResponseOptions } from '../../agency/agency.js';
-import type { AgencyStreamEvent } from '../../agency/events.js';
+import type { AgencyStreamEvent, RunCompletedEvent, RunErrorEvent } from '../../agency/events.js';
+import { isEventFeed, type EventFeed } from '../../agency/streaming.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { AgencyResponse } from '../../agency/result.js';
 import { errorInfo } from '../../errors.js';
@@ -35,6 +36,18 @@ export type {
 
 /** Resolves in the next turn of the event loop (after its pending I/O and timers). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The error an `error` event of a call stands for (its name, code and message). */
+function errorOf(event: RunErrorEvent): Error {
+  return Object.assign(new Error(event.error.message), event.error);
+}
+
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) =>
+    signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+}
 
 /** The prefix of background call run ids (ensemble run ids never start with it). */
 export const CALL_RUN_PREFIX = 'callrun_';
@@ -66,7 +79,7 @@ export class CallRuns {
   readonly #memoryLog: MemoryCallRunLog | undefined;
   /** The runs this server drives, by id. */
   readonly #driving = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  /** Followers on this server, woken without a round trip to the log. */
+  /** Followers on this server of a shared log, woken without a round trip to the log. */
   readonly #local = new Map<string, Set<() => void>>();
   #cancels: Promise<unknown> | undefined;
 
@@ -135,8 +148,7 @@ export class CallRuns {
    */
   #appendNow(summary: CallRunSummary, event: CallRunEvent): Promise<void> | undefined {
     if (this.#memoryLog) {
-      this.#memoryLog.appendNow(summary.runId, event);
-      this.#wakeLocal(summary.runId);
+      this.#memoryLog.appendNow(summary.runId, event); // which wakes its followers
       return undefined;
     }
     return this.#log.append(summary.runId, event).then(() => this.#wakeLocal(summary.runId));
@@ -149,16 +161,19 @@ export class CallRuns {
   async #drive(summary: CallRunSummary, spec: CallRunSpec, controller: AbortController) {
     const { signal } = controller;
     try {
-      // Stops at once on cancel, without waiting for a model call that ignores its signal.
-      for await (const event of untilAborted(spec.events(signal), signal)) {
-        if (event.type === 'error')
-          throw Object.assign(new Error(event.error.message), event.error);
-        if (event.type === 'run_completed') {
-          summary.result = event.result;
-          await spec.onCompleted?.(event.result);
+      const events = spec.events(signal);
+      if (this.#memoryLog && isEventFeed(events)) await this.#fed(summary, spec, events, signal);
+      else {
+        // Stops at once on cancel, without waiting for a model call that ignores its signal.
+        for await (const event of untilAborted(events, signal)) {
+          if (event.type === 'error') throw errorOf(event);
+          if (event.type === 'run_completed') {
+            summary.result = event.result;
+            await spec.onCompleted?.(event.result);
+          }
+          const written = this.#appendNow(summary, event);
+          if (written) await written;
         }
-        const written = this.#appendNow(summary, event);
-        if (written) await written;
       }
       if (signal.aborted) throw signal.reason;
       if (summary.result === undefined) throw new Error('The call ended without a result.');
@@ -177,6 +192,44 @@ export class CallRuns {
     summary.endedAt = new Date().toISOString();
     await this.#log.update(summary).catch((cause: unknown) => this.#lost(summary, cause));
     this.#wakeLocal(summary.runId);
+  }
+
+  /**
+   * {@link CallRuns.#drive} for a call that feeds its events to an in-process log: each event is
+   * recorded as the call emits it (no promise per event), `run_completed` after `onCompleted`.
+   * Returns at once on cancel, without waiting for a model call that ignores its signal.
+   */
+  async #fed(
+    summary: CallRunSummary,
+    spec: CallRunSpec,
+    events: EventFeed<AgencyStreamEvent>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    let failure: unknown;
+    let completed: RunCompletedEvent | undefined;
+    const fed = events.feed((event) => {
+      if (signal.aborted || failure !== undefined) return;
+      if (event.type === 'error') failure = errorOf(event);
+      else if (event.type === 'run_completed') completed = event;
+      else {
+        try {
+          this.#appendNow(summary, event);
+        } catch (error) {
+          failure = error;
+        }
+      }
+    });
+    const ended = fed.then(
+      () => undefined,
+      (error: unknown) => void (failure ??= error),
+    );
+    await (signal.aborted ? undefined : Promise.race([ended, aborted(signal)]));
+    if (signal.aborted) return;
+    if (failure !== undefined) throw failure;
+    if (!completed) return;
+    summary.result = completed.result;
+    await spec.onCompleted?.(completed.result);
+    this.#appendNow(summary, completed);
   }
 
   #lost(summary: CallRunSummary, cause: unknown): void {
@@ -215,18 +268,25 @@ export class CallRuns {
     signal?: AbortSignal,
   ): AsyncGenerator<Array<[number, CallRunEvent]>> {
     if (!(await this.state(runId))) return;
-    let wake = () => undefined as void;
+    let wake: (() => void) | undefined;
     let changed = new Promise<void>((resolve) => (wake = resolve));
-    const poke = () => wake();
+    // Once a wait: a burst of events wakes the follower once, not once an event.
+    const poke = () => {
+      const woken = wake;
+      wake = undefined;
+      woken?.();
+    };
     const stopWatching = await this.#log.watch(runId, poke);
+    // An in-process log wakes its watchers itself, and is read without a promise.
+    const memory = this.#memoryLog;
     const local = this.#local.get(runId) ?? new Set();
-    this.#local.set(runId, local.add(poke));
+    if (!memory) this.#local.set(runId, local.add(poke));
     signal?.addEventListener('abort', poke, { once: true });
     try {
       let next = Math.max(0, after + 1);
       while (!signal?.aborted) {
         const waiting = changed;
-        const events = await this.#log.events(runId, next);
+        const events = memory ? memory.eventsNow(runId, next) : await this.#log.events(runId, next);
         if (events.length > 0) {
           const batch: Array<[number, CallRunEvent]> = [];
           let last = false;
@@ -239,10 +299,15 @@ export class CallRuns {
           if (last) return;
           continue;
         }
-        const summary = await this.#log.summary(runId);
-        if (!summary || summary.status !== 'running') {
+        const status = memory ? memory.statusNow(runId) : (await this.#log.summary(runId))?.status;
+        if (status !== 'running') {
           // It ended while we read: take what it recorded meanwhile, then stop.
-          if ((await this.#log.events(runId, next)).length === 0) return;
+          if (
+            memory
+              ? memory.eventsNow(runId, next).length === 0
+              : (await this.#log.events(runId, next)).length === 0
+          )
+            return;
           continue;
         }
         // A log in this process always wakes us; a shared one may miss a wake: re-read it then.

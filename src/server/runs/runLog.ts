@@ -125,7 +125,17 @@ export class MemoryCallRunLog implements CallRunLog {
   }
 
   async events(runId: string, from: number): Promise<CallRunEvent[]> {
+    return this.eventsNow(runId, from);
+  }
+
+  /** {@link MemoryCallRunLog.events} without a promise. */
+  eventsNow(runId: string, from: number): CallRunEvent[] {
     return this.#runs.get(runId)?.events.slice(Math.max(0, from)) ?? [];
+  }
+
+  /** The run's status without a promise, or `null` for a run this log does not hold. */
+  statusNow(runId: string): CallRunStatus | null {
+    return this.#runs.get(runId)?.summary.status ?? null;
   }
 
   async watch(runId: string, wake: () => void): Promise<() => void> {

@@ -38,7 +38,7 @@ export interface StreamedRun {
    */
   follow(signal: AbortSignal): AsyncGenerator<[number, CallRunEvent]>;
   /** Like {@link StreamedRun.follow}, a read of the run's log at a time (see `CallRuns.followBatches`). */
-  batches(signal: AbortSignal): AsyncGenerator<Array<[number, CallRunEvent]>>;
+  batches(signal: AbortSignal): AsyncIterableIterator<Array<[number, CallRunEvent]>, undefined>;
 }
 
 /**
@@ -55,7 +55,9 @@ export async function startStreamedRun(
   void context.inflight.track(done);
   const { runId } = summary;
   c.header(RUN_ID_HEADER, runId);
-  async function* batches(signal: AbortSignal): AsyncGenerator<Array<[number, CallRunEvent]>> {
+  type Batch = Array<[number, CallRunEvent]>;
+  /** The follower's batches; a plain iterator over `followBatches` (no second generator step a batch). */
+  function batches(signal: AbortSignal): AsyncIterableIterator<Batch, undefined> {
     let ended = false;
     const leave = () => {
       if (ended || spec.onDisconnect !== 'cancel') return;
@@ -71,14 +73,29 @@ export async function startStreamedRun(
     };
     if (signal.aborted) leave();
     else signal.addEventListener('abort', leave, { once: true });
-    try {
-      for await (const batch of callRuns.followBatches(runId, -1, signal)) {
-        if (isLastRunEvent(batch[batch.length - 1]![1])) ended = true;
-        yield batch;
-      }
-    } finally {
-      signal.removeEventListener('abort', leave);
-    }
+    const stop = () => signal.removeEventListener('abort', leave);
+    const inner = callRuns.followBatches(runId, -1, signal);
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next(): Promise<IteratorResult<Batch, undefined>> {
+        try {
+          const step = await inner.next();
+          if (step.done) stop();
+          else if (isLastRunEvent(step.value[step.value.length - 1]![1])) ended = true;
+          return step.done ? { done: true, value: undefined } : step;
+        } catch (error) {
+          stop();
+          throw error;
+        }
+      },
+      async return(): Promise<IteratorReturnResult<undefined>> {
+        stop();
+        await inner.return(undefined);
+        return { done: true, value: undefined };
+      },
+    };
   }
   return {
     runId,
