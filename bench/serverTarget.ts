@@ -18,6 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import {
   Agent as SdkAgent,
   MemorySession,
@@ -260,4 +261,29 @@ if (!startTarget) {
   );
 }
 const port = await startTarget();
+reportStats();
 console.log(JSON.stringify({ port }));
+
+/**
+ * With an IPC channel (bench/server.ts spawns targets with one), answers each `'stats'` message
+ * with the process's garbage-collection pauses so far (count, total and longest, ms) and its event
+ * loop's utilization: the same observer on every target, outside the request path.
+ */
+function reportStats(): void {
+  if (!process.send) return;
+  const gc = { count: 0, totalMs: 0, maxMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count += 1;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('message', (message) => {
+    if (message !== 'stats') return;
+    const { idle, active } = performance.eventLoopUtilization();
+    process.send!({ gc: { ...gc }, loop: { idleMs: idle, activeMs: active } });
+    gc.maxMs = 0; // the longest pause since the last question
+  });
+  process.channel?.unref(); // the channel keeps nothing alive: the server does
+}
