@@ -19,9 +19,12 @@
  * opens a chat that both servers keep), so one slice's ratio is not the figure; many short
  * slices and their median are. Warm-up (`--warmup` requests per target and route, not measured)
  * lets the JIT settle first. Besides throughput, latency and CPU, each target reports its GC
- * pauses per request and its longest one, and how busy its event loop was (`loop busy`: near 1,
- * the server is the bottleneck; well below, it waited for the client or for a CPU), and the
- * bench reports its own CPU per request (the load generator shares the machine's cores).
+ * pauses per request and its longest one, how busy its event loop was (`loop busy`: near 1, the
+ * server always had work waiting, so it was the bottleneck; well below, it waited for the client)
+ * and how much of a CPU its main thread got (`main share`: main-thread CPU time / wall time; a
+ * saturated server's throughput is this share over its main-thread CPU per request, and the share
+ * is set by whatever else runs on the machine), and the bench reports its own CPU per request
+ * (the load generator shares the machine's cores).
  *   npx tsx bench/server.ts [--rounds 8] [--requests 100] [--warmup 300] [--clients 1,10,50]
  *     [--scenarios plain,stream,rest] [--targets colloquy-memory,sdk] [--floor] [--compare DIR] [--slices]
  */
@@ -287,12 +290,13 @@ try {
           'req/s': Math.round(s.rps),
           'p50 ms': s.p50.toFixed(1),
           'p99 ms': s.p99.toFixed(1),
-          'cpu ms/req': s.cpuPerReq.toFixed(2),
-          'main ms/req': s.mainPerReq.toFixed(2),
-          'gc ms/req': s.gcPerReq.toFixed(2),
+          'cpu ms/req': ms(s.cpuPerReq),
+          'main ms/req': ms(s.mainPerReq),
+          'main share': s.mainShare.toFixed(2),
+          'gc ms/req': ms(s.gcPerReq),
           'gc max': s.gcMax.toFixed(0),
           'loop busy': s.loopBusy.toFixed(2),
-          'bench ms/req': s.clientPerReq.toFixed(2),
+          'bench ms/req': ms(s.clientPerReq),
           'tput ratio': ratio((x) => 1 / x.wallMs),
           'cpu ratio': ratio((x) => x.cpuMs),
           'main ratio': ratio((x) => x.mainMs),
@@ -317,6 +321,7 @@ function summarize(slices: Slice[]): {
   gcPerReq: number;
   gcMax: number;
   loopBusy: number;
+  mainShare: number;
   clientPerReq: number;
 } {
   const all = slices.flatMap((s) => s.latencies);
@@ -330,8 +335,14 @@ function summarize(slices: Slice[]): {
     gcPerReq: perReq((s) => s.gcMs),
     gcMax: Math.max(...slices.map((s) => s.gcMaxMs)),
     loopBusy: median(slices.map((s) => s.loopBusy)),
+    mainShare: median(slices.map((s) => s.mainMs / s.wallMs)),
     clientPerReq: perReq((s) => s.clientMs),
   };
+}
+
+/** Milliseconds per request: three decimals below 1 ms (the HTTP floors), else two. */
+function ms(value: number): string {
+  return value.toFixed(value < 1 ? 3 : 2);
 }
 
 /** The median of per-round ratios, with the middle half of them: `1.02 (0.95–1.10)`. */
