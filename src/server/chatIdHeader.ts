@@ -9,6 +9,7 @@
  */
 import type { Context } from 'hono';
 import { HttpError } from './errors.js';
+import { requestHeader } from './requestHeader.js';
 
 /** The header carrying the chat id, in requests and responses (percent-encoded UTF-8). */
 export const CHAT_ID_HEADER = 'x-colloquy-chat-id';
@@ -95,7 +96,7 @@ export function checkChatIdText(id: string, field: string): string {
 
 /** The request's chat id header, decoded, or `undefined` when absent. */
 export function readChatIdHeader(c: Context): string | undefined {
-  const value = c.req.header(CHAT_ID_HEADER);
+  const value = requestHeader(c, CHAT_ID_HEADER);
   return value === undefined ? undefined : decodeChatIdHeader(value);
 }
 
