@@ -1,8 +1,10 @@
 /**
- * Request headers read without the web `Headers` object where the server runs on Node.
+ * Request and response headers without the web `Headers` object where the server runs on Node
+ * (`@hono/node-server`): there each `Headers` is built per request and iterated, sorted, to write
+ * the head.
  * @module
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 
 /**
@@ -18,4 +20,12 @@ export function requestHeader(c: Context, name: string): string | undefined {
   if (incoming?.headers === undefined) return c.req.header(name);
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The Node response of a request served by `@hono/node-server` (`c.env.outgoing`), else undefined. */
+export function nodeResponse(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  return typeof outgoing?.setHeader === 'function' && typeof outgoing.writeHead === 'function'
+    ? outgoing
+    : undefined;
 }
