@@ -13,11 +13,13 @@
  *     executor that answers at once (every route, validation, run log and SSE as served), and a
  *     `node:http` server reading the JSON body and writing the same answer.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import {
   Agent as SdkAgent,
   MemorySession,
@@ -254,10 +256,41 @@ const targets: Record<string, () => Promise<number>> = {
   'node-floor': () => sdk(true),
 };
 const startTarget = targets[kind ?? ''];
+if (kind?.endsWith('-floor')) {
+  // The agents SDK keeps its trace context in an AsyncLocalStorage, which turns on Node's promise
+  // hooks for good at the first run: every promise then costs more. Both floors run with it on, as
+  // the servers they stand for do.
+  new AsyncLocalStorage().enterWith({ floor: kind });
+}
 if (!startTarget) {
   throw new Error(
     `serverTarget: unknown target "${kind}". Use one of: ${Object.keys(targets).join(', ')}.`,
   );
 }
 const port = await startTarget();
+reportStats();
 console.log(JSON.stringify({ port }));
+
+/**
+ * With an IPC channel (bench/server.ts spawns targets with one), answers each `'stats'` message
+ * with the process's garbage-collection pauses so far (count, total and longest, ms) and its event
+ * loop's utilization: the same observer on every target, outside the request path.
+ */
+function reportStats(): void {
+  if (!process.send) return;
+  const gc = { count: 0, totalMs: 0, maxMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count += 1;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  process.on('message', (message) => {
+    if (message !== 'stats') return;
+    const { idle, active } = performance.eventLoopUtilization();
+    process.send!({ gc: { ...gc }, loop: { idleMs: idle, activeMs: active } });
+    gc.maxMs = 0; // the longest pause since the last question
+  });
+  process.channel?.unref(); // the channel keeps nothing alive: the server does
+}

@@ -8,6 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { requestHeader } from './requestHeader.js';
 
 /** Options of {@link bodyLimit}. */
 export interface BodyLimitOptions {
@@ -23,8 +24,8 @@ export function bodyLimit(options: BodyLimitOptions): MiddlewareHandler {
   return async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next(); // a body there is never read
-    const length = c.req.header('content-length');
-    if (length === undefined || c.req.header('transfer-encoding') !== undefined) {
+    const length = requestHeader(c, 'content-length');
+    if (length === undefined || requestHeader(c, 'transfer-encoding') !== undefined) {
       return counting(c, next);
     }
     return parseInt(length, 10) > options.maxSize ? options.onError(c) : next();

@@ -9,6 +9,7 @@
  */
 import type { Context } from 'hono';
 import { HttpError } from './errors.js';
+import { nodeResponse, requestHeader } from './requestHeader.js';
 
 /** The header carrying the chat id, in requests and responses (percent-encoded UTF-8). */
 export const CHAT_ID_HEADER = 'x-colloquy-chat-id';
@@ -95,13 +96,20 @@ export function checkChatIdText(id: string, field: string): string {
 
 /** The request's chat id header, decoded, or `undefined` when absent. */
 export function readChatIdHeader(c: Context): string | undefined {
-  const value = c.req.header(CHAT_ID_HEADER);
+  const value = requestHeader(c, CHAT_ID_HEADER);
   return value === undefined ? undefined : decodeChatIdHeader(value);
 }
 
-/** Sets the response's chat id header, percent-encoded. */
+/**
+ * Sets the response's chat id header, percent-encoded: on the Node response when there is one
+ * (`c.header()` there gives the route's response a web `Headers`, which the adapter iterates,
+ * sorted, to write the head), else on the route's response.
+ */
 export function setChatIdHeader(c: Context, chatId: string): void {
-  c.header(CHAT_ID_HEADER, encodeChatIdHeader(chatId));
+  const value = encodeChatIdHeader(chatId);
+  const outgoing = nodeResponse(c);
+  if (outgoing) outgoing.setHeader(CHAT_ID_HEADER, value);
+  else c.header(CHAT_ID_HEADER, value);
 }
 
 /**

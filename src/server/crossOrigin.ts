@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { ErrorBody } from './errors.js';
+import { requestHeader } from './requestHeader.js';
 
 /** Options of {@link crossOrigin}. */
 export interface CrossOriginOptions {
@@ -67,10 +68,10 @@ export function crossOrigin(options: CrossOriginOptions = {}): MiddlewareHandler
     maxAge: 600,
   });
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     if (origin === undefined) {
       // Browsers send Origin on cross-origin requests; Sec-Fetch-Site covers the rest.
-      const fetchSite = c.req.header('sec-fetch-site');
+      const fetchSite = requestHeader(c, 'sec-fetch-site');
       if (fetchSite === 'cross-site' && !any) return refuse(c, 'cross-site', allowed.length > 0);
       return next();
     }

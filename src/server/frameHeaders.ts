@@ -5,7 +5,9 @@
  * show the keyless studio in a frame and click its buttons (clickjacking).
  * @module
  */
+import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
+import { nodeResponse } from './requestHeader.js';
 
 /** The frame headers every response carries. */
 export const FRAME_HEADERS: Readonly<Record<string, string>> = {
@@ -13,18 +15,78 @@ export const FRAME_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'SAMEORIGIN',
 };
 
+const FRAME_ANCESTORS = /(^|;)\s*frame-ancestors\b/i;
+
+/** A route's `Content-Security-Policy` with `frame-ancestors 'self'` unless it has its own. */
+function withFrameAncestors(policy: string): string {
+  return FRAME_ANCESTORS.test(policy) ? policy : `${policy}; frame-ancestors 'self'`;
+}
+
 /**
  * Middleware adding {@link FRAME_HEADERS} to every response (errors included). A
  * `Content-Security-Policy` a route set already keeps its directives and gains
  * `frame-ancestors 'self'` unless it has its own.
+ *
+ * On Node (`@hono/node-server`, whose `c.env.outgoing` is the response) the headers are set on
+ * the Node response, and a route's own policy is completed as the adapter writes the head
+ * (see {@link frameNodeResponse}): reading `c.res.headers` after the route made the adapter turn
+ * the response's plain header object into a web `Headers`, which it then iterates (sorted) to
+ * write the head, about 35 µs a request under an agent's load. Elsewhere (`app.request()`, other
+ * runtimes) they are added to the route's `Response`.
  */
 export function frameHeaders(): MiddlewareHandler {
   return async (c, next) => {
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      frameNodeResponse(outgoing);
+      return next();
+    }
     await next();
     const policy = c.res.headers.get('Content-Security-Policy');
     if (policy === null) c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
-    else if (!/(^|;)\s*frame-ancestors\b/i.test(policy))
-      c.res.headers.set('Content-Security-Policy', `${policy}; frame-ancestors 'self'`);
+    else c.res.headers.set('Content-Security-Policy', withFrameAncestors(policy));
     c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
   };
+}
+
+/**
+ * Gives a Node response the frame headers: set now (so a head written without them still has
+ * them), and made to win in the head the adapter writes with `writeHead(status, headers)`: a
+ * `Content-Security-Policy` there gains `frame-ancestors 'self'` unless it has its own, and an
+ * `X-Frame-Options` there gives way to `SAMEORIGIN`, as on the web path.
+ */
+export function frameNodeResponse(outgoing: ServerResponse): void {
+  outgoing.setHeader('Content-Security-Policy', "frame-ancestors 'self'");
+  outgoing.setHeader('X-Frame-Options', 'SAMEORIGIN');
+  const writeHead = outgoing.writeHead;
+  outgoing.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const at = args.length - 1;
+    const headers = args[at];
+    if (at > 0 && headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {
+      args[at] = framed(headers as Record<string, unknown>);
+    }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+}
+
+/** A copy of a head's headers with the frame headers made to win (see {@link frameNodeResponse}). */
+function framed(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in headers) {
+    const value = headers[key];
+    switch (key.length === 23 || key.length === 15 ? key.toLowerCase() : '') {
+      case 'content-security-policy':
+        out[key] = Array.isArray(value)
+          ? value.map((v) => (typeof v === 'string' ? withFrameAncestors(v) : v))
+          : typeof value === 'string'
+            ? withFrameAncestors(value)
+            : value;
+        break;
+      case 'x-frame-options':
+        break; // ours, set on the response, stays
+      default:
+        out[key] = value;
+    }
+  }
+  return out;
 }

@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { isLoopbackHost } from './auth.js';
+import { requestHeader } from './requestHeader.js';
 import type { ErrorBody } from './errors.js';
 
 /** Options of {@link hostCheck}. */
@@ -38,7 +39,7 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
 export function hostCheck(options: HostCheckOptions = {}): MiddlewareHandler {
   const allowed = options.allowedHosts ?? [];
   return async (c, next) => {
-    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    const host = requestHeader(c, 'host') ?? new URL(c.req.url).host;
     if (isAllowedHost(host, allowed)) return next();
     const shown = JSON.stringify(host.slice(0, 100));
     return c.json<ErrorBody>(

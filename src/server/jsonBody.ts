@@ -7,6 +7,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { ErrorBody } from './errors.js';
+import { requestHeader } from './requestHeader.js';
 
 /** Options of {@link requireJsonBody}. */
 export interface JsonBodyOptions {
@@ -25,11 +26,13 @@ export function mediaType(header: string): string {
 export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
   const multipart = options.multipartPaths ?? [];
   return async (c, next) => {
-    const header = c.req.header('content-type');
-    const length = c.req.header('content-length');
+    const header = requestHeader(c, 'content-type');
+    const length = requestHeader(c, 'content-length');
     const hasBody =
       header !== undefined ||
-      (length !== undefined ? Number(length) > 0 : c.req.header('transfer-encoding') !== undefined);
+      (length !== undefined
+        ? Number(length) > 0
+        : requestHeader(c, 'transfer-encoding') !== undefined);
     if (!hasBody || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const type = mediaType(header ?? '');
     if (JSON_TYPE.test(type)) return next();

@@ -13,6 +13,7 @@ import {
 import type { Agency, GetResponseOptions } from '../../agency/agency.js';
 import { describeAgent } from '../../agency/agent.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
+import { requestHeader } from '../requestHeader.js';
 import { mediaTypeOf, type AgencyInput } from '../../agency/input.js';
 import { toUserContent, type WirePart } from '../openaiInput.js';
 import { HttpError, readJson, validationError } from '../errors.js';
@@ -101,7 +102,7 @@ export function inputOf(body: ResponseBody): AgencyInput {
  * `chatId`, `recipient`, `additionalInstructions`) and the files to attach under `files`.
  */
 export async function readBody(c: Context): Promise<ResponseBody> {
-  if (!(c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
+  if (!(requestHeader(c, 'content-type') ?? '').startsWith('multipart/form-data')) {
     return readJson(c, responseBodySchema);
   }
   const form = await c.req.parseBody({ all: true }).catch((error: unknown) => {
