@@ -79,11 +79,13 @@ export class TracedModel implements Model {
     );
   }
 
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-    if (!request.tracing) {
-      yield* this.inner.getStreamedResponse(request);
-      return;
-    }
+  getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // Untraced: the wrapped model's own stream, not re-yielded event by event.
+    if (!request.tracing) return this.inner.getStreamedResponse(request);
+    return this.#tracedStream(request);
+  }
+
+  async *#tracedStream(request: ModelRequest): AsyncIterable<StreamEvent> {
     const span = createGenerationSpan(
       { data: { model: this.label } },
       requestTracingParent(request),
