@@ -5,15 +5,11 @@
  * tokens and latency. Attempts of a profile model (`model_attempt` spans) nest under it.
  * @module
  */
-import {
-  createGenerationSpan,
-  resetCurrentSpan,
-  setCurrentSpan,
-  withGenerationSpan,
-} from '@openai/agents-core';
+import { withGenerationSpan } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import { requestTracingParent } from '../sdk/requestTracingParent.js';
 import { opensOwnGenerationSpans } from '../sdk/selfTracedModel.js';
+import { tracedStream } from './tracedStream.js';
 
 const TRACED = Symbol('colloquy.tracedModel');
 
@@ -79,32 +75,18 @@ export class TracedModel implements Model {
     );
   }
 
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-    if (!request.tracing) {
-      yield* this.inner.getStreamedResponse(request);
-      return;
-    }
-    const span = createGenerationSpan(
-      { data: { model: this.label } },
-      requestTracingParent(request),
+  getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // Untraced: the wrapped model's own stream, not re-yielded event by event.
+    if (!request.tracing) return this.inner.getStreamedResponse(request);
+    return tracedStream(
+      () => this.inner.getStreamedResponse(request),
+      request,
+      this.label,
+      (data, event) => {
+        data.usage = usageData(event.response.usage);
+        withContent(data, request, event.response.output);
+      },
     );
-    span.start();
-    setCurrentSpan(span);
-    try {
-      for await (const event of this.inner.getStreamedResponse(request)) {
-        if (event.type === 'response_done') {
-          span.spanData.usage = usageData(event.response.usage);
-          withContent(span.spanData, request, event.response.output);
-        }
-        yield event;
-      }
-    } catch (error) {
-      span.setError({ message: (error as Error)?.message ?? String(error) });
-      throw error;
-    } finally {
-      span.end();
-      resetCurrentSpan();
-    }
   }
 
   getRetryAdvice(

@@ -97,7 +97,13 @@ class JournaledModel implements Model {
     return response;
   }
 
-  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+  getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // Outside a journaled call: the wrapped model's own stream, not re-yielded event by event.
+    if (!currentScope().frame?.call.journal) return this.inner.getStreamedResponse(request);
+    return this.#journaledStream(request);
+  }
+
+  async *#journaledStream(request: ModelRequest): AsyncIterable<StreamEvent> {
     const step = await this.#step(request);
     if (step?.hit) {
       yield* replayStream(step.hit);
