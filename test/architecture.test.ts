@@ -38,6 +38,7 @@ const RULES: LayerRules = {
     'optionalPeer.ts': 0, // imports an optional peer dependency or throws the npm install line
     'usage.ts': 0, // the one usage type (agency, ensembles, traces)
     'runtime.ts': 0, // the runtime's state container: each layer declares its own slots in it
+    'asyncContext.ts': 0, // the one AsyncLocalStorage: each layer declares its own slot in it
     schedules: 0.5, // what a schedule is and when it ticks: read by the project config (models)
     sdk: 0.5, // the one door to the Agents SDK's internals: beside models/stores, under all users
     models: 1,
@@ -296,12 +297,9 @@ const MODULE_STATE: Record<string, string> = {
   'runtime.ts:globalThis': 'the default runtime, shared by every copy of colloquy in a process',
   // Async context: the SDK calls our models and tools, so nothing of ours is on the stack to pass
   // the call along; only an AsyncLocalStorage follows it across SDK calls.
-  'agency/journal/callScope.ts:scope':
-    'async context: the step journal, journaled run and tool call of the running agency call',
-  'models/attempts.ts:runListeners': 'async context: the attempt listener of a running call',
-  'evals/caseModel.ts:current': 'async context: the model of the eval case being run',
-  'server/auth/principal.ts:storage': 'async context: the signed-in user of a request',
-  'stores/fence.ts:active': 'async context: the lease fences of the running work',
+  // One AsyncLocalStorage for all of them (each one in use costs on every promise); its slots are
+  // the agency call's scope, the attempt listener, the lease fences, the user, the eval case model.
+  'asyncContext.ts:storage': 'async context: the slots each layer declares with contextSlot',
   // Weakly keyed by objects the SDK or the user owns, which we must not add fields to.
   'agency/call.ts:frames': 'the frame of each running call, weakly keyed by its SDK RunContext',
   'models/pricing.ts:attached': 'prices attached to user or profile Model objects, weakly keyed',

@@ -5,15 +5,15 @@
  * agent's own model.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot, readSlot, runInSlot } from '../asyncContext.js';
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import type { Agency } from '../agency/agency.js';
 
-const current = new AsyncLocalStorage<Model>();
+const current = contextSlot<Model>('eval case model');
 
 /** Runs `work` with `model` answering every model call of installed agencies. */
 export function withCaseModel<T>(model: Model, work: () => Promise<T>): Promise<T> {
-  return current.run(model, work);
+  return runInSlot(current, model, work);
 }
 
 /** A model that defers to the case's model, or to the agent's own. */
@@ -25,11 +25,11 @@ export class CaseModel implements Model {
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    return (current.getStore() ?? (await this.#own())).getResponse(request);
+    return (readSlot(current) ?? (await this.#own())).getResponse(request);
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-    yield* (current.getStore() ?? (await this.#own())).getStreamedResponse(request);
+    yield* (readSlot(current) ?? (await this.#own())).getStreamedResponse(request);
   }
 }
 

@@ -10,11 +10,11 @@
  *   which is how an agency turns attempts into `model_attempt` events of the right run.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createCustomSpan } from '@openai/agents-core';
 import type { Logger } from 'pino';
 import { getDefaultLogger } from '../logger.js';
 import { redactString } from '../redact.js';
+import { contextSlot, readSlot, runInSlot } from '../asyncContext.js';
 
 /** One attempt of a model call, as logged, traced and reported. */
 export interface ModelAttempt {
@@ -45,7 +45,7 @@ export interface ModelAttempt {
 /** A callback told about every attempt (the agency turns these into run events). */
 export type ModelAttemptListener = (attempt: ModelAttempt) => void;
 
-const runListeners = new AsyncLocalStorage<ModelAttemptListener>();
+const runListeners = contextSlot<ModelAttemptListener>('model attempt listener');
 
 /**
  * Runs `work` so that every model attempt made inside it (in this async context, however deep)
@@ -53,12 +53,12 @@ const runListeners = new AsyncLocalStorage<ModelAttemptListener>();
  * tells them apart, so concurrent runs each get only their own attempts.
  */
 export function withAttemptListener<T>(listener: ModelAttemptListener, work: () => T): T {
-  return runListeners.run(listener, work);
+  return runInSlot(runListeners, listener, work);
 }
 
 /** Whether some caller up the async context listens for attempts (see {@link withAttemptListener}). */
 export function attemptListenerActive(): boolean {
-  return runListeners.getStore() !== undefined;
+  return readSlot(runListeners) !== undefined;
 }
 
 /** Where attempts are reported. */
@@ -127,7 +127,7 @@ export function startAttempt(
       if (attempt.outcome === 'success') logger.info(fields, 'model attempt succeeded');
       else logger.warn(fields, `model attempt failed; next: ${attempt.next ?? 'fail'}`);
       options.onAttempt?.(attempt);
-      runListeners.getStore()?.(attempt);
+      readSlot(runListeners)?.(attempt);
       return attempt;
     },
   };

@@ -11,7 +11,7 @@
  * unique per holding (every `holdLease` takes a fresh one): a new holder always has another.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot, readSlot, runInSlot } from '../asyncContext.js';
 import { ColloquyError } from '../errors.js';
 
 /** A lease that the writes of some work must still be held under. */
@@ -41,8 +41,8 @@ export class LeaseLostError extends ColloquyError {
   }
 }
 
-/** Fences of the running work (outermost first). Process-wide by design: AsyncLocalStorage. */
-const active = new AsyncLocalStorage<readonly Fence[]>();
+/** Fences of the running work (outermost first). Process-wide by design: a slot of the async context. */
+const active = contextSlot<readonly Fence[]>('lease fences');
 
 /**
  * Runs `work` with `fence` added to the active fences: every store write it makes (directly or
@@ -59,13 +59,13 @@ const active = new AsyncLocalStorage<readonly Fence[]>();
  * ```
  */
 export function withFence<T>(fence: Fence, work: () => Promise<T>): Promise<T> {
-  const outer = active.getStore() ?? [];
-  return active.run([...outer, { key: fence.key, owner: fence.owner }], work);
+  const outer = readSlot(active) ?? [];
+  return runInSlot(active, [...outer, { key: fence.key, owner: fence.owner }], work);
 }
 
 /** The fences the current write must pass (empty outside {@link withFence}). */
 export function activeFences(): readonly Fence[] {
-  return active.getStore() ?? [];
+  return readSlot(active) ?? [];
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
- * The async context of an agency call, in one AsyncLocalStorage: the step journal a call started
- * now belongs to, the run whose model calls are journaled, and the tool call being run (for
- * `idempotencyKey`). It must be async context: the SDK calls the model and the tools, so nothing
+ * The async context of an agency call, in one slot of Colloquy's async context
+ * (`asyncContext.ts`): the step journal a call started now belongs to, the run whose model calls
+ * are journaled, and the tool call being run (for `idempotencyKey`). It must be async context: the SDK calls the model and the tools, so nothing
  * of ours is on the stack to pass them along. Each setter keeps the other fields of the scope it
  * runs in.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot, readSlot, runInSlot } from '../../asyncContext.js';
 import type { RunFrame } from '../call.js';
 import type { StepJournal } from './stepJournal.js';
 
@@ -20,14 +20,14 @@ export interface CallScope {
   readonly tool?: { readonly frame: RunFrame; readonly toolCallId: string } | undefined;
 }
 
-const scope = new AsyncLocalStorage<CallScope>();
+const scope = contextSlot<CallScope>('agency call scope');
 
 /** The scope of the code running now (empty outside any call). */
 export function currentScope(): CallScope {
-  return scope.getStore() ?? {};
+  return readSlot(scope) ?? {};
 }
 
 /** Runs `work` in the current scope with `change` applied. */
 export function withScope<T>(change: CallScope, work: () => Promise<T>): Promise<T> {
-  return scope.run({ ...scope.getStore(), ...change }, work);
+  return runInSlot(scope, { ...readSlot(scope), ...change }, work);
 }

@@ -1,9 +1,10 @@
 /**
  * Who a request is from: the user an authenticator found, carried through the request (and the
- * calls it starts) in an `AsyncLocalStorage`, so that ownership checks need no parameter threading.
+ * calls it starts) in a slot of Colloquy's async context (`src/asyncContext.ts`), so that
+ * ownership checks need no parameter threading.
  * @module
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot, readSlot, runInSlot } from '../../asyncContext.js';
 
 /** An authenticated user. */
 export interface Principal {
@@ -19,14 +20,14 @@ export interface Principal {
  */
 export type Authenticate = (request: Request) => Promise<Principal | null> | Principal | null;
 
-const storage = new AsyncLocalStorage<Principal>();
+const storage = contextSlot<Principal>('signed-in user');
 
 /** Runs `fn` with `principal` as the current user. */
 export function withPrincipal<T>(principal: Principal, fn: () => T): T {
-  return storage.run(principal, fn);
+  return runInSlot(storage, principal, fn);
 }
 
 /** The user of the current request, or `undefined` outside an authenticated request. */
 export function currentPrincipal(): Principal | undefined {
-  return storage.getStore();
+  return readSlot(storage);
 }
