@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { nodeHeaders } from '../support/nodeHeaders.js';
 import {
   CHAT_ID_HEADER,
   encodeChatIdHeader,
@@ -26,34 +24,18 @@ function chatApp(): Hono {
   return app;
 }
 
-let server: http.Server | undefined;
-afterEach(async () => {
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
-});
-
-async function onNode(path: string): Promise<{ status: number; values: string[] }> {
-  server ??= serve({ fetch: chatApp().fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
-  if (!server.listening) await new Promise((resolve) => server!.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path }, (res) => {
-        res.resume();
-        const lines = res.rawHeaders;
-        const values = lines.filter(
-          (_, i) => i % 2 === 1 && lines[i - 1]!.toLowerCase() === CHAT_ID_HEADER,
-        );
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, values }));
-      })
-      .on('error', reject);
-  });
-}
+const onNode = nodeHeaders(chatApp);
 
 describe('setChatIdHeader', () => {
   it('sends the encoded chat id once on Node, on answers and on errors after it', async () => {
-    expect(await onNode('/ok')).toEqual({ status: 200, values: [encodeChatIdHeader(CHAT)] });
-    expect(await onNode('/fails')).toEqual({ status: 500, values: [encodeChatIdHeader(CHAT)] });
+    expect(await onNode('/ok', CHAT_ID_HEADER)).toEqual({
+      status: 200,
+      values: [encodeChatIdHeader(CHAT)],
+    });
+    expect(await onNode('/fails', CHAT_ID_HEADER)).toEqual({
+      status: 500,
+      values: [encodeChatIdHeader(CHAT)],
+    });
   });
 
   it('sets it on the route response without Node (app.request)', async () => {

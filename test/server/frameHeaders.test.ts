@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { nodeHeaders } from '../support/nodeHeaders.js';
 import { frameHeaders } from '../../src/server/frameHeaders.js';
 
 /** Routes answering with no policy, their own policy, their own frame-ancestors, and an error. */
@@ -37,36 +35,15 @@ const EXPECTED: Record<string, { csp: string; status: number }> = {
   '/missing': { csp: "frame-ancestors 'self'", status: 404 },
 };
 
-let server: http.Server | undefined;
-afterEach(async () => {
-  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
-  server = undefined;
-});
-
-/** The raw header lines of a response from a Node server of the app (repeats kept). */
-async function rawHeaders(path: string): Promise<{ status: number; lines: string[] }> {
-  server ??= serve({ fetch: framedApp().fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
-  if (!server.listening) await new Promise((resolve) => server!.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, lines: res.rawHeaders }));
-      })
-      .on('error', reject);
-  });
-}
+const onNode = nodeHeaders(framedApp);
 
 describe('frameHeaders', () => {
   it('on Node, sends one policy with frame-ancestors and X-Frame-Options SAMEORIGIN, a route policy completed', async () => {
     for (const [path, expected] of Object.entries(EXPECTED)) {
-      const { status, lines } = await rawHeaders(path);
-      const values = (name: string) =>
-        lines.filter((_, i) => i % 2 === 1 && lines[i - 1]!.toLowerCase() === name);
-      expect(status, path).toBe(expected.status);
-      expect(values('content-security-policy'), path).toEqual([expected.csp]);
-      expect(values('x-frame-options'), path).toEqual(['SAMEORIGIN']);
+      const csp = await onNode(path, 'content-security-policy');
+      expect(csp.status, path).toBe(expected.status);
+      expect(csp.values, path).toEqual([expected.csp]);
+      expect((await onNode(path, 'x-frame-options')).values, path).toEqual(['SAMEORIGIN']);
     }
   });
 
