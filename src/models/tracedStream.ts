@@ -43,9 +43,12 @@ function tracedEvents(
     span?.end();
     resetCurrentSpan();
   };
-  const fail = (error: unknown): never => {
+  const recordFailure = (error: unknown): void => {
     span?.setError({ message: (error as Error)?.message ?? String(error) });
     close();
+  };
+  const fail = (error: unknown): never => {
+    recordFailure(error);
     throw error;
   };
   const onResult = (result: IteratorResult<StreamEvent>): IteratorResult<StreamEvent> => {
@@ -72,12 +75,8 @@ function tracedEvents(
         }
         return source.next().then(onResult, fail);
       } catch (error) {
-        if (closed) return Promise.reject(error);
-        try {
-          return fail(error);
-        } catch (failed) {
-          return Promise.reject(failed);
-        }
+        if (!closed) recordFailure(error);
+        return Promise.reject(error);
       }
     },
     async return(): Promise<IteratorResult<StreamEvent>> {

@@ -74,7 +74,7 @@ function framed(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in headers) {
     const value = headers[key];
-    switch (key.length === 23 || key.length === 15 ? key.toLowerCase() : '') {
+    switch (key.toLowerCase()) {
       case 'content-security-policy':
         out[key] = Array.isArray(value)
           ? value.map((v) => (typeof v === 'string' ? withFrameAncestors(v) : v))

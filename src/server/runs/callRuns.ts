@@ -302,12 +302,8 @@ export class CallRuns {
         const status = memory ? memory.statusNow(runId) : (await this.#log.summary(runId))?.status;
         if (status !== 'running') {
           // It ended while we read: take what it recorded meanwhile, then stop.
-          if (
-            memory
-              ? memory.eventsNow(runId, next).length === 0
-              : (await this.#log.events(runId, next)).length === 0
-          )
-            return;
+          const rest = memory ? memory.eventsNow(runId, next) : await this.#log.events(runId, next);
+          if (rest.length === 0) return;
           continue;
         }
         // A log in this process always wakes us; a shared one may miss a wake: re-read it then.
