@@ -25,8 +25,11 @@
  * saturated server's throughput is this share over its main-thread CPU per request, and the share
  * is set by whatever else runs on the machine), and the bench reports its own CPU per request
  * (the load generator shares the machine's cores).
+ * `--targets ...,sdk-nested --baseline sdk-nested` sets the ratios against an SDK server that
+ * streams the nested agent's run too (see bench/serverTarget.ts), for information.
  *   npx tsx bench/server.ts [--rounds 8] [--requests 100] [--warmup 300] [--clients 1,10,50]
  *     [--scenarios plain,stream,rest] [--targets colloquy-memory,sdk] [--floor] [--compare DIR] [--slices]
+ *     [--baseline sdk|sdk-nested]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -56,6 +59,7 @@ const allTargets = [
   'colloquy-sqlite',
   'colloquy-memory',
   'sdk',
+  'sdk-nested',
   'colloquy-floor',
   'node-floor',
 ] as const;
@@ -68,15 +72,27 @@ const ownTargets: readonly TargetName[] =
   targetsAt > 0
     ? allTargets.filter((t) => process.argv[targetsAt + 1]!.split(',').includes(t))
     : process.argv.includes('--floor')
-      ? allTargets
-      : allTargets.slice(0, 3);
+      ? allTargets.filter((t) => t !== 'sdk-nested')
+      : allTargets.filter((t) => t !== 'sdk-nested' && !t.endsWith('-floor'));
 const targetNames: readonly TargetName[] = compareDir
   ? ownTargets.flatMap((name) =>
       name.startsWith('colloquy-') ? [name, `${name}@base` as TargetName] : [name],
     )
   : ownTargets;
+const baselineAt = process.argv.indexOf('--baseline');
+/** The SDK target the agent targets' ratios are against: `sdk`, or `--baseline sdk-nested`. */
+const sdkBaseline = (baselineAt > 0 ? process.argv[baselineAt + 1] : 'sdk') as TargetName;
+const agentTargets = ownTargets.filter((t) => !t.endsWith('-floor'));
+if (
+  agentTargets.length > 0 &&
+  (!['sdk', 'sdk-nested'].includes(sdkBaseline) || !agentTargets.includes(sdkBaseline))
+)
+  throw new Error(
+    `bench/server.ts: --baseline must be sdk or sdk-nested and among the targets (--targets ...,${sdkBaseline}).`,
+  );
 /** The target each one's ratios are against. */
-const baseline = (name: TargetName): TargetName => (name.includes('-floor') ? 'node-floor' : 'sdk');
+const baseline = (name: TargetName): TargetName =>
+  name.includes('-floor') ? 'node-floor' : sdkBaseline;
 
 interface Target {
   name: TargetName;

@@ -9,6 +9,9 @@
  *   - sdk: `node:http` calling the SDK's `Runner.run` on A, whose tool runs B, with a
  *     `MemorySession` per chat for each of the two conversations (the cheapest SDK code that
  *     keeps both, as Colloquy keeps both threads);
+ *   - sdk-nested: the sdk server whose tool, in a streamed request, streams B's run too and reads
+ *     every one of its events, as Colloquy streams a nested agent (its events are tagged and kept
+ *     in the run log): what that feature costs in SDK code, for information (`--targets`);
  *   - colloquy-floor / node-floor: the HTTP layers alone, no agent work: `startServer` with an
  *     executor that answers at once (every route, validation, run log and SSE as served), and a
  *     `node:http` server reading the JSON body and writing the same answer.
@@ -120,12 +123,15 @@ async function colloquy(sqlite: boolean): Promise<number> {
   return server.port;
 }
 
-/** The SDK server, or with `floor` the same server answering without running the agents. */
-function sdk(floor = false): Promise<number> {
+/**
+ * The SDK server, or with `floor` the same server answering without running the agents; with
+ * `nestedStream`, a streamed request streams B's run as well and reads its events.
+ */
+function sdk(floor = false, nestedStream = false): Promise<number> {
   const runner = new Runner({ tracingDisabled: true });
   const sessionsA = new Map<string, MemorySession>();
   const sessionsB = new Map<string, MemorySession>();
-  const session = (map: Map<string, MemorySession>, chatId: string): MemorySession => {
+  const sessionOf = (map: Map<string, MemorySession>, chatId: string): MemorySession => {
     let s = map.get(chatId);
     if (!s) map.set(chatId, (s = new MemorySession()));
     return s;
@@ -133,7 +139,18 @@ function sdk(floor = false): Promise<number> {
   const b = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
   // One agent A for every chat (built once, as a server would): the tool finds the chat's session
   // of B through the run context, so no agent, tool or JSON schema is made per request.
-  const agentA = new SdkAgent<{ chatId: string }>({
+  const runB = async (message: string, context: { chatId: string; stream?: boolean }) => {
+    const session = sessionOf(sessionsB, context.chatId);
+    if (!(nestedStream && context.stream))
+      return (await runner.run(b, message, { session })).finalOutput;
+    const streamed = await runner.run(b, message, { session, stream: true });
+    let events = 0;
+    for await (const event of streamed) if (event.type) events += 1;
+    await streamed.completed;
+    if (events === 0) throw new Error('sdk-nested: B streamed no events');
+    return streamed.finalOutput;
+  };
+  const agentA = new SdkAgent<{ chatId: string; stream?: boolean }>({
     name: 'A',
     instructions: 'Delegate to B.',
     model: new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi' })),
@@ -143,13 +160,7 @@ function sdk(floor = false): Promise<number> {
         description: 'Message B.',
         parameters: z.object({ recipient: z.string(), message: z.string() }),
         execute: async ({ message }, runContext) =>
-          String(
-            (
-              await runner.run(b, message, {
-                session: session(sessionsB, (runContext?.context as { chatId: string }).chatId),
-              })
-            ).finalOutput,
-          ),
+          String(await runB(message, runContext!.context)),
       }),
     ],
   });
@@ -176,7 +187,7 @@ function sdk(floor = false): Promise<number> {
         if (floor) return json(res, 200, { chatId, finalOutput: cannedResult(chatId).finalOutput });
         const result = await runner.run(agentA, String(input.message), {
           context: { chatId },
-          session: session(sessionsA, chatId),
+          session: sessionOf(sessionsA, chatId),
         });
         return json(res, 200, { chatId, finalOutput: result.finalOutput });
       }
@@ -207,8 +218,8 @@ function sdk(floor = false): Promise<number> {
         }
         if (input.stream === true) {
           const stream = await runner.run(agentA, text, {
-            context: { chatId },
-            session: session(sessionsA, chatId),
+            context: { chatId, stream: true },
+            session: sessionOf(sessionsA, chatId),
             stream: true,
           });
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -226,7 +237,7 @@ function sdk(floor = false): Promise<number> {
         }
         const result = await runner.run(agentA, text, {
           context: { chatId },
-          session: session(sessionsA, chatId),
+          session: sessionOf(sessionsA, chatId),
         });
         return json(res, 200, {
           id,
@@ -252,6 +263,7 @@ const targets: Record<string, () => Promise<number>> = {
   'colloquy-sqlite': () => colloquy(true),
   'colloquy-memory': () => colloquy(false),
   sdk: () => sdk(),
+  'sdk-nested': () => sdk(false, true),
   'colloquy-floor': colloquyFloor,
   'node-floor': () => sdk(true),
 };
