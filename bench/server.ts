@@ -29,7 +29,10 @@
  * streams the nested agent's run too (see bench/serverTarget.ts), for information.
  *   npx tsx bench/server.ts [--rounds 8] [--requests 100] [--warmup 300] [--clients 1,10,50]
  *     [--scenarios plain,stream,rest] [--targets colloquy-memory,sdk] [--floor] [--compare DIR] [--slices]
- *     [--baseline sdk|sdk-nested]
+ *     [--baseline sdk|sdk-nested] [--built]
+ * `--built` runs Colloquy from dist/ (after `npm run build`; with `--compare`, DIR's dist/ too), as
+ * an installed package runs: through tsx, Colloquy's sources pay esbuild's keepNames helper for
+ * every named function made per call, which the SDK's compiled code does not.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -79,6 +82,8 @@ const targetNames: readonly TargetName[] = compareDir
       name.startsWith('colloquy-') ? [name, `${name}@base` as TargetName] : [name],
     )
   : ownTargets;
+/** `--built`: the Colloquy targets run the compiled dist/ (`npm run build`), as users run it. */
+const builtFlag = process.argv.includes('--built') ? ['--built'] : [];
 const baselineAt = process.argv.indexOf('--baseline');
 /** The SDK target the agent targets' ratios are against: `sdk`, or `--baseline sdk-nested`. */
 const sdkBaseline = (baselineAt > 0 ? process.argv[baselineAt + 1] : 'sdk') as TargetName;
@@ -103,7 +108,7 @@ interface Target {
 async function start(name: TargetName): Promise<Target> {
   const [kind, base] = name.split('@') as [string, string | undefined];
   const script = base ? join(compareDir!, 'bench/serverTarget.ts') : 'bench/serverTarget.ts';
-  const child = spawn(process.execPath, ['--import', 'tsx', script, kind], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind, ...builtFlag], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, COLLOQUY_LOG_LEVEL: 'error' },
   });

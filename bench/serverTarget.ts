@@ -1,6 +1,6 @@
 /**
  * One server of `bench/server.ts`, in its own process so that its CPU time and RSS are its own:
- *   npx tsx bench/serverTarget.ts colloquy-sqlite|colloquy-memory|sdk
+ *   npx tsx bench/serverTarget.ts colloquy-sqlite|colloquy-memory|sdk [--built]
  * prints `{"port": N}` once listening. Every target serves the same two agents on scripted models
  * (A delegates to B once, then answers with B's reply) over the same three routes:
  * `POST /v1/chat/completions` (plain and `stream: true`) and `POST /agencies/bench/responses`.
@@ -18,7 +18,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,19 +31,37 @@ import {
   type ModelRequest,
 } from '@openai/agents-core';
 import { z } from 'zod';
-import { Agency } from '../src/agency/agency.js';
-import { Agent } from '../src/agency/agent.js';
-import { ScriptedModel } from '../src/models/scriptedModel.js';
-import { toolOutputsSinceUser } from '../src/models/requestText.js';
-import { createRegistry } from '../src/server/registry.js';
-import { inProcessExecutor } from '../src/server/executor.js';
-import { startServer } from '../src/server/serve.js';
 import type { AgencyResponse } from '../src/agency/result.js';
-import { MemoryStore } from '../src/stores/memory.js';
-import { SqliteStore } from '../src/stores/sqlite.js';
-import { ThreadManager } from '../src/threads/threadManager.js';
 
 const kind = process.argv[2];
+// `--built`: Colloquy's modules from dist/ (`npm run build`), compiled by tsc as an installed
+// package runs them; from src/ through tsx, every named function made per call also pays
+// esbuild's keepNames helper, which the SDK's own compiled code does not.
+const built = process.argv.includes('--built');
+if (built && !existsSync(new URL('../dist/index.js', import.meta.url)))
+  throw new Error('serverTarget --built measures dist/: run `npm run build` first.');
+const from = (module: string) =>
+  import(built ? `../dist/${module}.js` : `../src/${module}.js`) as Promise<unknown>;
+const { Agency } = (await from('agency/agency')) as typeof import('../src/agency/agency.js');
+const { Agent } = (await from('agency/agent')) as typeof import('../src/agency/agent.js');
+const { ScriptedModel } = (await from(
+  'models/scriptedModel',
+)) as typeof import('../src/models/scriptedModel.js');
+const { toolOutputsSinceUser } = (await from(
+  'models/requestText',
+)) as typeof import('../src/models/requestText.js');
+const { createRegistry } = (await from(
+  'server/registry',
+)) as typeof import('../src/server/registry.js');
+const { inProcessExecutor } = (await from(
+  'server/executor',
+)) as typeof import('../src/server/executor.js');
+const { startServer } = (await from('server/serve')) as typeof import('../src/server/serve.js');
+const { MemoryStore } = (await from('stores/memory')) as typeof import('../src/stores/memory.js');
+const { SqliteStore } = (await from('stores/sqlite')) as typeof import('../src/stores/sqlite.js');
+const { ThreadManager } = (await from(
+  'threads/threadManager',
+)) as typeof import('../src/threads/threadManager.js');
 const answer = (): string => 'B says hello';
 function caller(toolName: string, args: Record<string, unknown>) {
   return (request: ModelRequest) => {
