@@ -19,6 +19,32 @@ export interface StreamEventsOptions {
   inflight?: InFlight;
 }
 
+/** An SSE response being written: straight to Node's response, or a web stream body. */
+export type SseBody = SseStream | SocketSseStream;
+
+/**
+ * Opens the SSE response of `c`: its headers set, and its body, written straight to Node's
+ * `ServerResponse` when the app runs on `@hono/node-server` (see sseSocket.ts), else a web stream.
+ * `response()` is what the route returns (once its writer is set up).
+ */
+export function openSse(c: Context): { stream: SseBody; response(): Response } {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
+  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
+  c.header('Transfer-Encoding', 'chunked');
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('Connection', 'keep-alive');
+  return {
+    stream,
+    response() {
+      if (stream instanceof SseStream) return c.newResponse(stream.body);
+      c.header(ALREADY_SENT_HEADER, 'true');
+      return writtenResponse(c.newResponse(null));
+    },
+  };
+}
+
 /**
  * Answers with an SSE stream written by `write`. The signal aborts when the client disconnects;
  * `write` should then stop (and stop the work it streams). Errors `write` throws are swallowed:
@@ -29,13 +55,7 @@ export function streamWithAbort(
   write: (stream: SseWriter, signal: AbortSignal) => Promise<void>,
   options: StreamEventsOptions = {},
 ): Response {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
-  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
-  c.header('Transfer-Encoding', 'chunked');
-  c.header('Content-Type', 'text/event-stream');
-  c.header('Cache-Control', 'no-cache');
-  c.header('Connection', 'keep-alive');
+  const { stream, response } = openSse(c);
   const controller = new AbortController();
   const disconnect = () => {
     if (!controller.signal.aborted)
@@ -44,7 +64,7 @@ export function streamWithAbort(
   stream.onAbort(disconnect);
   // On Node the response's 'close' tells (SocketSseStream.onAbort); reading the request's signal
   // would make the adapter build an AbortController and a web Request for it.
-  const request = direct ? undefined : c.req.raw.signal;
+  const request = stream instanceof SseStream ? c.req.raw.signal : undefined;
   request?.addEventListener('abort', disconnect, { once: true });
   const run = write(stream, controller.signal)
     // The writers send a run's failure as an `error` event; what throws here is the socket
@@ -57,9 +77,7 @@ export function streamWithAbort(
       stream.close();
     });
   void (options.inflight ? options.inflight.track(run) : run);
-  if (stream instanceof SseStream) return c.newResponse(stream.body);
-  c.header(ALREADY_SENT_HEADER, 'true');
-  return writtenResponse(c.newResponse(null));
+  return response();
 }
 
 /**
