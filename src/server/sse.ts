@@ -120,11 +120,10 @@ export function untilAborted<T>(
     ended = true;
     return ENDED;
   };
-  let aborted: Promise<typeof ENDED> | undefined;
-  const whenAborted = () =>
-    (aborted ??= new Promise((resolve) =>
-      signal.addEventListener('abort', () => resolve(ENDED), { once: true }),
-    ));
+  type Step = IteratorResult<T> | typeof ENDED;
+  /** Settles the pending read with the end when the signal aborts (one listener for all reads). */
+  let settle: ((step: Step) => void) | undefined;
+  let listening = false;
   return {
     [Symbol.asyncIterator]() {
       return this;
@@ -132,9 +131,18 @@ export function untilAborted<T>(
     async next(): Promise<IteratorResult<T, undefined>> {
       if (ended) return ENDED;
       if (signal.aborted) return end(false);
-      let next: IteratorResult<T> | typeof ENDED;
+      if (!listening) {
+        listening = true;
+        signal.addEventListener('abort', () => settle?.(ENDED), { once: true });
+      }
+      let next: Step;
       try {
-        next = await Promise.race([iterator.next(), whenAborted()]);
+        const read = iterator.next();
+        // A race of the read and the abort: one promise (`Promise.race` makes three).
+        next = await new Promise<Step>((resolve, reject) => {
+          settle = resolve;
+          read.then(resolve, reject);
+        });
       } catch (error) {
         end(false);
         throw error;

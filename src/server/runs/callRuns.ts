@@ -43,13 +43,6 @@ function errorOf(event: RunErrorEvent): Error {
   return Object.assign(new Error(event.error.message), event.error);
 }
 
-/** Resolves when `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) =>
-    signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
-}
-
 /** The prefix of background call run ids (ensemble run ids never start with it). */
 export const CALL_RUN_PREFIX = 'callrun_';
 
@@ -240,11 +233,15 @@ export class CallRuns {
         }
       }
     });
-    const ended = fed.then(
-      () => undefined,
-      (error: unknown) => void (failure ??= error),
-    );
-    await (signal.aborted ? undefined : Promise.race([ended, aborted(signal)]));
+    // The feed's end or the abort, whichever is first: one promise (a `Promise.race` makes three more).
+    await new Promise<void>((resolve) => {
+      fed.then(resolve, (error: unknown) => {
+        failure ??= error;
+        resolve();
+      });
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     if (signal.aborted) return;
     if (failure !== undefined) throw failure;
     if (!completed) return;
