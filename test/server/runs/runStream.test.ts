@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { inProcessExecutor } from '../../../src/server/executor.js';
 import { MemoryCallRunLog, type CallRunEvent } from '../../../src/server/runs/runLog.js';
 import { MemoryStore } from '../../../src/stores/memory.js';
-import { echoAgency, listen, post, testRegistry } from '../helpers.js';
+import { echoAgency, json, listen, post, sseEvents, testRegistry } from '../helpers.js';
+import { gatedAgency, until } from './helpers.js';
 
 /** A log that writes as a shared one does (its own `append`): followed by the batch iterator. */
 class SharedLikeLog extends MemoryCallRunLog {
@@ -60,5 +61,40 @@ describe('a streamed chat completion over either kind of run log', () => {
     expect(memory.web).toBe(memory.node);
     expect(shared.node).toBe(memory.node);
     expect(shared.web).toBe(memory.node);
+  });
+});
+
+describe('a streamed chat completion whose client leaves', () => {
+  it('cancels its run when the body said onDisconnect: "cancel", after the first chunk', async () => {
+    const store = new MemoryStore();
+    const gated = gatedAgency('gated', store);
+    const server = await listen({ agencies: [gated.agency], store, demo: false });
+    const leave = new AbortController();
+    const response = await post(
+      `${server.url}/v1/chat/completions`,
+      {
+        model: 'gated',
+        stream: true,
+        onDisconnect: 'cancel',
+        messages: [{ role: 'user', content: 'bye' }],
+      },
+      {},
+      leave.signal,
+    );
+    const runId = response.headers.get('x-colloquy-run-id')!;
+    for await (const event of sseEvents(response)) {
+      expect(JSON.parse(event.data).colloquy_run_id).toBe(runId); // sent before the model answers
+      break;
+    }
+    leave.abort();
+    await gated.model.called.promise;
+    await gated.model.sawAbort.promise; // the model call was aborted
+    const ended = await until(
+      async () => json(await fetch(`${server.url}/runs/${runId}`)),
+      (s) => s.status !== 'running',
+    );
+    expect(ended.status).toBe('cancelled');
+    expect(ended.error.message).toMatch(/onDisconnect: "cancel"/);
+    gated.model.release.resolve();
   });
 });
