@@ -5,7 +5,7 @@
  * `valgrind --tool=callgrind` and subtract (start-up cancels), or read its promise count.
  *   npx esbuild bench/streamFloorCount.ts --bundle --platform=node --format=esm \
  *     --packages=external --outfile=/tmp/floor.mjs
- *   node /tmp/floor.mjs [--requests N] [--warmup W] [--plain] [--promises]
+ *   node [--expose-gc] /tmp/floor.mjs [--requests N] [--warmup W] [--plain] [--promises]
  * prints the wall time and, with `--promises`, the promises made per measured request.
  */
 import { AsyncLocalStorage, createHook } from 'node:async_hooks';
@@ -108,9 +108,14 @@ const hook = createHook({
   },
 });
 if (process.argv.includes('--promises')) hook.enable();
+// With --expose-gc: a full collection before and after the measured requests, so that N and 2N
+// runs start from the same heap and a major collection's timing does not swing the difference.
+const collect = (globalThis as { gc?: () => void }).gc;
+collect?.();
 const cpuBefore = process.cpuUsage();
 const began = performance.now();
 for (let i = 0; i < requests; i++) check(await one());
+collect?.();
 const wall = performance.now() - began;
 const cpu = process.cpuUsage(cpuBefore);
 hook.disable();
