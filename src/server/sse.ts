@@ -19,6 +19,32 @@ export interface StreamEventsOptions {
   inflight?: InFlight;
 }
 
+/** An SSE response being written: straight to Node's response, or a web stream body. */
+export type SseBody = SseStream | SocketSseStream;
+
+/**
+ * Opens the SSE response of `c`: its headers set, and its body, written straight to Node's
+ * `ServerResponse` when the app runs on `@hono/node-server` (see sseSocket.ts), else a web stream.
+ * `response()` is what the route returns (once its writer is set up).
+ */
+export function openSse(c: Context): { stream: SseBody; response(): Response } {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
+  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
+  c.header('Transfer-Encoding', 'chunked');
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('Connection', 'keep-alive');
+  return {
+    stream,
+    response() {
+      if (stream instanceof SseStream) return c.newResponse(stream.body);
+      c.header(ALREADY_SENT_HEADER, 'true');
+      return writtenResponse(c.newResponse(null));
+    },
+  };
+}
+
 /**
  * Answers with an SSE stream written by `write`. The signal aborts when the client disconnects;
  * `write` should then stop (and stop the work it streams). Errors `write` throws are swallowed:
@@ -29,13 +55,7 @@ export function streamWithAbort(
   write: (stream: SseWriter, signal: AbortSignal) => Promise<void>,
   options: StreamEventsOptions = {},
 ): Response {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  const direct = outgoing instanceof ServerResponse && !outgoing.headersSent;
-  const stream = direct ? new SocketSseStream(outgoing, () => c.res) : new SseStream();
-  c.header('Transfer-Encoding', 'chunked');
-  c.header('Content-Type', 'text/event-stream');
-  c.header('Cache-Control', 'no-cache');
-  c.header('Connection', 'keep-alive');
+  const { stream, response } = openSse(c);
   const controller = new AbortController();
   const disconnect = () => {
     if (!controller.signal.aborted)
@@ -44,7 +64,7 @@ export function streamWithAbort(
   stream.onAbort(disconnect);
   // On Node the response's 'close' tells (SocketSseStream.onAbort); reading the request's signal
   // would make the adapter build an AbortController and a web Request for it.
-  const request = direct ? undefined : c.req.raw.signal;
+  const request = stream instanceof SseStream ? c.req.raw.signal : undefined;
   request?.addEventListener('abort', disconnect, { once: true });
   const run = write(stream, controller.signal)
     // The writers send a run's failure as an `error` event; what throws here is the socket
@@ -57,9 +77,7 @@ export function streamWithAbort(
       stream.close();
     });
   void (options.inflight ? options.inflight.track(run) : run);
-  if (stream instanceof SseStream) return c.newResponse(stream.body);
-  c.header(ALREADY_SENT_HEADER, 'true');
-  return writtenResponse(c.newResponse(null));
+  return response();
 }
 
 /**
@@ -68,17 +86,16 @@ export function streamWithAbort(
  * carries the already-sent marker, and it is not of the adapter's cached kind (whose status and
  * headers the adapter would write before ending the body). The draft's headers are taken as they
  * are: making the adapter's lazy `Response` a web one to lose its cached kind (reading its
- * `body`) cost about 40 µs a streamed request.
+ * `body`) cost about 40 µs a streamed request. A plain object with the three fields the adapter
+ * and the middleware read: redefining them on a `Response` (as before) made a slow object of it.
  */
 function writtenResponse(draft: Response): Response {
-  // A body of no cached kind (not null, a string, bytes, a Blob or a stream), never read.
-  const response = new Response(new URLSearchParams());
-  Object.defineProperties(response, {
-    status: { value: draft.status },
-    headers: { value: draft.headers },
-    body: { value: null },
-  });
-  return response;
+  const written: Pick<Response, 'status' | 'headers' | 'body'> = {
+    status: draft.status,
+    headers: draft.headers,
+    body: null,
+  };
+  return written as Response;
 }
 
 /** What an ended {@link untilAborted} iterator answers. */
@@ -102,11 +119,10 @@ export function untilAborted<T>(
     ended = true;
     return ENDED;
   };
-  let aborted: Promise<typeof ENDED> | undefined;
-  const whenAborted = () =>
-    (aborted ??= new Promise((resolve) =>
-      signal.addEventListener('abort', () => resolve(ENDED), { once: true }),
-    ));
+  type Step = IteratorResult<T> | typeof ENDED;
+  /** Settles the pending read with the end when the signal aborts (one listener for all reads). */
+  let settle: ((step: Step) => void) | undefined;
+  let listening = false;
   return {
     [Symbol.asyncIterator]() {
       return this;
@@ -114,9 +130,18 @@ export function untilAborted<T>(
     async next(): Promise<IteratorResult<T, undefined>> {
       if (ended) return ENDED;
       if (signal.aborted) return end(false);
-      let next: IteratorResult<T> | typeof ENDED;
+      if (!listening) {
+        listening = true;
+        signal.addEventListener('abort', () => settle?.(ENDED), { once: true });
+      }
+      let next: Step;
       try {
-        next = await Promise.race([iterator.next(), whenAborted()]);
+        const read = iterator.next();
+        // A race of the read and the abort: one promise (`Promise.race` makes three).
+        next = await new Promise<Step>((resolve, reject) => {
+          settle = resolve;
+          read.then(resolve, reject);
+        });
       } catch (error) {
         end(false);
         throw error;

@@ -47,7 +47,11 @@ export class SocketSseStream implements SseWriter {
     if (this.#pending === '') setImmediate(this.#flushSoon);
     this.#pending += text;
     // No promise made per event unless the socket wants draining (backpressure).
-    if (!this.#outgoing.writableNeedDrain) return DONE;
+    return this.#outgoing.writableNeedDrain ? this.#drained() : DONE;
+  }
+
+  /** Resolves when the socket drained, or closed. */
+  #drained(): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = () => {
         this.#outgoing.off('drain', done);
@@ -59,15 +63,28 @@ export class SocketSseStream implements SseWriter {
     });
   }
 
+  /**
+   * Writes `text` (framed SSE) now, after what is pending, in one socket write: for a writer that
+   * gathers the events of a turn itself (a run's follower). A promise only when the socket wants
+   * draining first.
+   */
+  send(text: string): Promise<void> | undefined {
+    if (this.#ended) return undefined;
+    this.#writeHead();
+    this.#outgoing.write(this.#pending + text);
+    this.#pending = '';
+    return this.#outgoing.writableNeedDrain ? this.#drained() : undefined;
+  }
+
   onAbort(listener: () => void): void {
     this.#onAbort.push(listener);
   }
 
-  /** Ends the response after what was written. */
-  close(): void {
+  /** Ends the response after what was written and `text` (framed SSE). */
+  close(text = ''): void {
     if (this.#ended) return;
     // The last events and the end of the body in one write (Node corks `end`), not two.
-    const rest = this.#pending;
+    const rest = this.#pending + text;
     this.#pending = '';
     this.#ended = true;
     this.#writeHead();

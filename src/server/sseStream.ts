@@ -81,14 +81,27 @@ export class SseStream implements SseWriter {
     await new Promise<void>((resolve) => (this.#wantMore = resolve));
   }
 
+  /**
+   * Hands `text` (framed SSE) to the reader now, after what is pending, as one chunk: for a writer
+   * that gathers the events of a turn itself. A promise only when the reader wants no more yet.
+   */
+  send(text: string): Promise<void> | undefined {
+    if (this.#ended) return undefined;
+    this.#pending += text;
+    const wantsMore = (this.#controller.desiredSize ?? 1) > 0;
+    this.#flush();
+    return wantsMore ? undefined : new Promise<void>((resolve) => (this.#wantMore = resolve));
+  }
+
   /** Calls `listener` when the reader cancels (the client went away). */
   onAbort(listener: () => void): void {
     this.#onAbort.push(listener);
   }
 
-  /** Ends the body after what was written. */
-  close(): void {
+  /** Ends the body after what was written and `text` (framed SSE). */
+  close(text = ''): void {
     if (this.#ended) return;
+    this.#pending += text;
     this.#flush();
     this.#ended = true;
     this.#resume();

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { GetResponseOptions } from '../../agency/agency.js';
 import type { AgencyInput } from '../../agency/input.js';
 import type { PendingApproval } from '../../agency/approvals.js';
+import type { AgencyResponse } from '../../agency/result.js';
 import type { Usage } from '../../usage.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { HttpError, readJson, toErrorResponse, validationError } from '../errors.js';
@@ -27,9 +28,8 @@ import {
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { completionChunks } from './completionChunks.js';
 import { v1Call } from './openaiCall.js';
-import { streamWithAbort } from '../sse.js';
-import type { CallRunEvent } from '../runs/runLog.js';
 import { onDisconnectSchema, runFailure, startStreamedRun } from '../runs/streamedRun.js';
+import { sseData, streamRun } from '../runs/runStream.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
 import { responsesRoute } from './openaiResponses.js';
 
@@ -168,20 +168,6 @@ function usageOf(usage: Usage) {
   };
 }
 
-/** Whether a run event becomes chunks of a streamed chat completion (most are not sent). */
-function speaks(event: CallRunEvent): boolean {
-  switch (event.type) {
-    case 'run_started':
-    case 'run_completed':
-    case 'run_failed':
-      return true;
-    case 'raw_model_stream_event':
-      return event.depth === 0 && event.data.type === 'output_text_delta';
-    default:
-      return false;
-  }
-}
-
 /** `/v1` routes. */
 export function openaiRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -267,67 +253,55 @@ export function openaiRoutes(context: RouteContext): Hono {
       },
     });
     const chunks = completionChunks(id, now, body.model);
-    return streamWithAbort(
+    let streamed = false;
+    /** The chunks of the run's end: tool calls or the output (unless streamed), finish, usage, `[DONE]`. */
+    const lastChunks = (eventId: number, result: AgencyResponse): string => {
+      let text: string;
+      if (toolCalls.length > 0) {
+        const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
+        text = sseData(chunks.chunk({ tool_calls: deltas }));
+      } else {
+        if (format) checkOutput(result.finalOutput, format);
+        text = streamed ? '' : sseData(chunks.text(outputText(result)));
+      }
+      const usage = body.stream_options?.include_usage;
+      const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+      text += sseData(chunks.chunk({}, finish), usage ? undefined : eventId);
+      if (usage) {
+        const last = {
+          id,
+          object: 'chat.completion.chunk',
+          created: now,
+          model: body.model,
+          choices: [],
+          usage: usageOf(result.usage),
+        };
+        text += sseData(JSON.stringify(last), eventId);
+      }
+      return text + sseData('[DONE]');
+    };
+    // Each run event's last chunk carries its id: a client rejoins after it (Last-Event-ID).
+    return streamRun(
       c,
-      async (stream, signal) => {
-        // Each run event's last chunk carries its id: a client rejoins after it (Last-Event-ID).
-        const send = (data: unknown, eventId?: number) =>
-          stream.writeSSE({
-            data: typeof data === 'string' ? data : JSON.stringify(data),
-            ...(eventId !== undefined ? { id: String(eventId) } : {}),
-          });
-        let streamed = false;
-        try {
-          // A batch at a time (the events recorded since the last read); the follower stops on abort.
-          for await (const batch of run.batches(signal)) {
-            for (const [eventId, event] of batch) {
-              if (signal.aborted) return;
-              if (speaks(event)) await onEvent(eventId, event);
-            }
+      run,
+      {
+        event(eventId, event) {
+          switch (event.type) {
+            case 'run_started':
+              return sseData(chunks.first(run.runId), eventId);
+            case 'raw_model_stream_event':
+              if (event.depth !== 0 || event.data.type !== 'output_text_delta') return '';
+              streamed = true;
+              return sseData(chunks.text(event.data.delta), eventId);
+            case 'run_completed':
+              return lastChunks(eventId, event.result);
+            case 'run_failed':
+              throw runFailure(event.error);
+            default:
+              return '';
           }
-        } catch (error) {
-          if (!signal.aborted) await send(toErrorResponse(outputError(error, format)).body);
-        }
-
-        async function onEvent(eventId: number, event: CallRunEvent): Promise<void> {
-          if (event.type === 'run_started') {
-            await send(chunks.first(run.runId), eventId);
-          } else if (
-            event.type === 'raw_model_stream_event' &&
-            event.depth === 0 &&
-            event.data.type === 'output_text_delta'
-          ) {
-            streamed = true;
-            await send(chunks.text(event.data.delta), eventId);
-          } else if (event.type === 'run_completed') {
-            if (toolCalls.length > 0) {
-              const deltas = toolCalls.map((tc, index) => ({ index, ...wireToolCall(tc) }));
-              await send(chunks.chunk({ tool_calls: deltas }));
-            } else {
-              if (format) checkOutput(event.result.finalOutput, format);
-              if (!streamed) await send(chunks.text(outputText(event.result)));
-            }
-            const usage = body.stream_options?.include_usage;
-            const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-            await send(chunks.chunk({}, finish), usage ? undefined : eventId);
-            if (usage) {
-              await send(
-                {
-                  id,
-                  object: 'chat.completion.chunk',
-                  created: now,
-                  model: body.model,
-                  choices: [],
-                  usage: usageOf(event.result.usage),
-                },
-                eventId,
-              );
-            }
-            await send('[DONE]');
-          } else if (event.type === 'run_failed') {
-            throw runFailure(event.error);
-          }
-        }
+        },
+        error: (error) => sseData(JSON.stringify(toErrorResponse(outputError(error, format)).body)),
       },
       { inflight: context.inflight },
     );

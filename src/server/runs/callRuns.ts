@@ -18,6 +18,7 @@ import { getDefaultLogger } from '../../logger.js';
 import type { CallExecutor } from '../executor.js';
 import { publicError } from '../publicError.js';
 import { untilAborted } from '../sse.js';
+import { followMemoryLog, type BatchFollower } from './memoryFollower.js';
 import {
   isLastRunEvent,
   MemoryCallRunLog,
@@ -40,13 +41,6 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 /** The error an `error` event of a call stands for (its name, code and message). */
 function errorOf(event: RunErrorEvent): Error {
   return Object.assign(new Error(event.error.message), event.error);
-}
-
-/** Resolves when `signal` aborts. */
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) =>
-    signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
 }
 
 /** The prefix of background call run ids (ensemble run ids never start with it). */
@@ -82,13 +76,19 @@ export class CallRuns {
   /** Followers on this server of a shared log, woken without a round trip to the log. */
   readonly #local = new Map<string, Set<() => void>>();
   #cancels: Promise<unknown> | undefined;
+  /** Whether this server listens for cancellations asked on others (`#cancels` resolved). */
+  #listening = false;
 
   constructor(calls: CallExecutor, log: CallRunLog = new MemoryCallRunLog()) {
     this.#calls = calls;
     this.#log = log;
-    // A log of this process whose append is its own records events without a promise each.
+    // A log of this process whose writes are its own records runs and events without a promise.
+    const own = MemoryCallRunLog.prototype;
     const plain =
-      log instanceof MemoryCallRunLog && log.append === MemoryCallRunLog.prototype.append;
+      log instanceof MemoryCallRunLog &&
+      log.append === own.append &&
+      log.create === own.create &&
+      log.update === own.update;
     this.#memoryLog = plain ? log : undefined;
   }
 
@@ -108,13 +108,16 @@ export class CallRuns {
   /** Starts a call in the background: its first event, `run_started`, is recorded before this resolves. */
   async startWith(spec: CallRunSpec): Promise<StartedCallRun> {
     // Cancellations asked on other servers reach the runs this one drives.
-    this.#cancels ??= this.#log
-      .onCancel((runId, reason) => this.#driving.get(runId)?.controller.abort(new Error(reason)))
-      .catch((error: unknown) => {
-        this.#cancels = undefined; // the next start tries again
-        throw error;
-      });
-    await this.#cancels;
+    if (!this.#listening) {
+      this.#cancels ??= this.#log
+        .onCancel((runId, reason) => this.#driving.get(runId)?.controller.abort(new Error(reason)))
+        .catch((error: unknown) => {
+          this.#cancels = undefined; // the next start tries again
+          throw error;
+        });
+      await this.#cancels;
+      this.#listening = true;
+    }
     const runId = `${CALL_RUN_PREFIX}${randomUUID()}`;
     const summary: CallRunSummary = {
       runId,
@@ -125,13 +128,19 @@ export class CallRuns {
       startedAt: new Date().toISOString(),
       events: 0,
     };
-    await this.#log.create(summary);
-    await this.#append(summary, {
+    const started: CallRunEvent = {
       type: 'run_started',
       runId,
       agency: spec.agency,
       chatId: spec.chatId,
-    });
+    };
+    if (this.#memoryLog) {
+      this.#memoryLog.createNow(summary);
+      this.#memoryLog.appendNow(runId, started);
+    } else {
+      await this.#log.create(summary);
+      await this.#append(summary, started);
+    }
     const controller = new AbortController();
     const done = this.#drive(summary, spec, controller).finally(() => this.#driving.delete(runId));
     this.#driving.set(runId, { controller, done });
@@ -190,7 +199,12 @@ export class CallRuns {
       }).catch((cause: unknown) => this.#lost(summary, cause));
     }
     summary.endedAt = new Date().toISOString();
-    await this.#log.update(summary).catch((cause: unknown) => this.#lost(summary, cause));
+    try {
+      if (this.#memoryLog) this.#memoryLog.updateNow(summary);
+      else await this.#log.update(summary);
+    } catch (cause) {
+      this.#lost(summary, cause);
+    }
     this.#wakeLocal(summary.runId);
   }
 
@@ -219,11 +233,15 @@ export class CallRuns {
         }
       }
     });
-    const ended = fed.then(
-      () => undefined,
-      (error: unknown) => void (failure ??= error),
-    );
-    await (signal.aborted ? undefined : Promise.race([ended, aborted(signal)]));
+    // The feed's end or the abort, whichever is first: one promise (a `Promise.race` makes three more).
+    await new Promise<void>((resolve) => {
+      fed.then(resolve, (error: unknown) => {
+        failure ??= error;
+        resolve();
+      });
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     if (signal.aborted) return;
     if (failure !== undefined) throw failure;
     if (!completed) return;
@@ -319,6 +337,16 @@ export class CallRuns {
       local.delete(poke);
       if (local.size === 0 && this.#local.get(runId) === local) this.#local.delete(runId);
     }
+  }
+
+  /**
+   * Like {@link CallRuns.followBatches} with callbacks, for a log in this process: no promise a
+   * batch (see memoryFollower.ts). Returns the function that stops following, or `undefined` when
+   * the log is shared (follow it with {@link CallRuns.followBatches}).
+   */
+  followNow(runId: string, after: number, follower: BatchFollower): (() => void) | undefined {
+    const memory = this.#memoryLog;
+    return memory && followMemoryLog(memory, runId, after, follower);
   }
 
   /**

@@ -97,6 +97,11 @@ export class MemoryCallRunLog implements CallRunLog {
   readonly #cancelListeners = new Set<(runId: string, reason: string) => void>();
 
   async create(summary: CallRunSummary): Promise<void> {
+    this.createNow(summary);
+  }
+
+  /** {@link MemoryCallRunLog.create} without a promise. */
+  createNow(summary: CallRunSummary): void {
     this.#runs.set(summary.runId, { summary: { ...summary }, events: [], watchers: new Set() });
   }
 
@@ -113,6 +118,11 @@ export class MemoryCallRunLog implements CallRunLog {
   }
 
   async update(summary: CallRunSummary): Promise<void> {
+    this.updateNow(summary);
+  }
+
+  /** {@link MemoryCallRunLog.update} without a promise. */
+  updateNow(summary: CallRunSummary): void {
     const run = this.#run(summary.runId);
     run.summary = { ...summary };
     this.#wake(run);
@@ -139,6 +149,11 @@ export class MemoryCallRunLog implements CallRunLog {
   }
 
   async watch(runId: string, wake: () => void): Promise<() => void> {
+    return this.watchNow(runId, wake);
+  }
+
+  /** {@link MemoryCallRunLog.watch} without a promise. */
+  watchNow(runId: string, wake: () => void): () => void {
     const run = this.#runs.get(runId);
     run?.watchers.add(wake);
     return () => void run?.watchers.delete(wake);

@@ -11,6 +11,7 @@ import { ColloquyError, type ColloquyErrorCode, type ErrorInfo } from '../../err
 import { getDefaultLogger } from '../../logger.js';
 import type { RouteContext } from '../context.js';
 import type { CallRunSpec } from './callRuns.js';
+import type { BatchFollower } from './memoryFollower.js';
 import { isLastRunEvent, type CallRunEvent } from './runLog.js';
 
 /** The response header that names the run a streaming response follows. */
@@ -39,6 +40,14 @@ export interface StreamedRun {
   follow(signal: AbortSignal): AsyncGenerator<[number, CallRunEvent]>;
   /** Like {@link StreamedRun.follow}, a read of the run's log at a time (see `CallRuns.followBatches`). */
   batches(signal: AbortSignal): AsyncIterableIterator<Array<[number, CallRunEvent]>, undefined>;
+  /**
+   * Like {@link StreamedRun.batches} with callbacks when the run's log is in this process (see
+   * `CallRuns.followNow`): returns the function that stops following, `undefined` for a shared log.
+   * A client that leaves calls {@link StreamedRun.leave} itself.
+   */
+  followNow(follower: BatchFollower): (() => void) | undefined;
+  /** The client left before the run's last event: cancels the run if the body asked for that. */
+  leave(): void;
 }
 
 /**
@@ -56,20 +65,24 @@ export async function startStreamedRun(
   const { runId } = summary;
   c.header(RUN_ID_HEADER, runId);
   type Batch = Array<[number, CallRunEvent]>;
+  /** The client left: cancels the run when its body asked for that. */
+  const leaveRun = () => {
+    if (spec.onDisconnect !== 'cancel') return;
+    const reason = 'The client disconnected from the stream (onDisconnect: "cancel").';
+    callRuns
+      .cancel(runId, reason, 0)
+      .catch((error: unknown) =>
+        getDefaultLogger().error(
+          { component: 'callRuns', runId, err: error },
+          `Could not cancel background call ${runId} after its client left: ${(error as Error).message}`,
+        ),
+      );
+  };
   /** The follower's batches; a plain iterator over `followBatches` (no second generator step a batch). */
   function batches(signal: AbortSignal): AsyncIterableIterator<Batch, undefined> {
     let ended = false;
     const leave = () => {
-      if (ended || spec.onDisconnect !== 'cancel') return;
-      const reason = 'The client disconnected from the stream (onDisconnect: "cancel").';
-      callRuns
-        .cancel(runId, reason, 0)
-        .catch((error: unknown) =>
-          getDefaultLogger().error(
-            { component: 'callRuns', runId, err: error },
-            `Could not cancel background call ${runId} after its client left: ${(error as Error).message}`,
-          ),
-        );
+      if (!ended) leaveRun();
     };
     if (signal.aborted) leave();
     else signal.addEventListener('abort', leave, { once: true });
@@ -100,6 +113,8 @@ export async function startStreamedRun(
   return {
     runId,
     batches,
+    followNow: (follower) => callRuns.followNow(runId, -1, follower),
+    leave: leaveRun,
     async *follow(signal) {
       for await (const batch of batches(signal)) yield* batch;
     },
