@@ -6,7 +6,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { nodeResponse } from './requestHeader.js';
 
 /** The frame headers every response carries. */
@@ -42,11 +42,16 @@ export function frameHeaders(): MiddlewareHandler {
       return next();
     }
     await next();
-    const policy = c.res.headers.get('Content-Security-Policy');
-    if (policy === null) c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
-    else c.res.headers.set('Content-Security-Policy', withFrameAncestors(policy));
-    c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    frameWebResponse(c);
   };
+}
+
+/** Adds the frame headers to a finished request's web `Response` (`c.res`), as {@link frameHeaders} does off Node. */
+export function frameWebResponse(c: Context): void {
+  const policy = c.res.headers.get('Content-Security-Policy');
+  if (policy === null) c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
+  else c.res.headers.set('Content-Security-Policy', withFrameAncestors(policy));
+  c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
 }
 
 /**
