@@ -74,8 +74,19 @@ export function frameNodeResponse(outgoing: ServerResponse): void {
   } as ServerResponse['writeHead'];
 }
 
-/** A copy of a head's headers with the frame headers made to win (see {@link frameNodeResponse}). */
+/**
+ * A head's headers with the frame headers made to win (see {@link frameNodeResponse}): the same
+ * object when it has neither (the usual head: set on the response, ours are there already), else
+ * a copy.
+ */
 function framed(headers: Record<string, unknown>): Record<string, unknown> {
+  let mentions = false;
+  for (const key in headers) {
+    if (key.length !== 15 && key.length !== 23) continue; // x-frame-options, content-security-policy
+    const lower = key.toLowerCase();
+    if (lower === 'x-frame-options' || lower === 'content-security-policy') mentions = true;
+  }
+  if (!mentions) return headers;
   const out: Record<string, unknown> = {};
   for (const key in headers) {
     const value = headers[key];
