@@ -82,7 +82,6 @@ export function frameNodeResponse(outgoing: ServerResponse): void {
 function framed(headers: Record<string, unknown>): Record<string, unknown> {
   let mentions = false;
   for (const key in headers) {
-    if (key.length !== 15 && key.length !== 23) continue; // x-frame-options, content-security-policy
     const lower = key.toLowerCase();
     if (lower === 'x-frame-options' || lower === 'content-security-policy') mentions = true;
   }
