@@ -4,8 +4,6 @@
  * @module
  */
 import { Hono } from 'hono';
-import { accessLog } from './accessLog.js';
-import { bodyLimit } from './bodyLimit.js';
 import { bearerAuth } from './auth.js';
 import { userAuth } from './auth/middleware.js';
 import type { Authenticate } from './auth/principal.js';
@@ -13,13 +11,10 @@ import { OwnerRecords } from './ownership/owners.js';
 import { ownership } from './ownership/scope.js';
 import { scopedExecutor } from './ownership/scopedExecutor.js';
 import type { RouteContext } from './context.js';
-import { crossOrigin } from './crossOrigin.js';
 import { inProcessExecutor, type Executor } from './executor.js';
-import { handleError, handleNotFound, payloadTooLarge, type ErrorBody } from './errors.js';
-import { frameHeaders } from './frameHeaders.js';
-import { hostCheck } from './hostCheck.js';
+import { handleError, handleNotFound, payloadTooLarge } from './errors.js';
+import { bodyGuard, requestGuard } from './guard.js';
 import { InFlight } from './inflight.js';
-import { requireJsonBody } from './jsonBody.js';
 import type { ServerRegistry } from './registry.js';
 import { agencyRoutes } from './routes/agencies.js';
 import { agUiRoutes } from './routes/agUi.js';
@@ -144,38 +139,27 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
-  app.use('*', accessLog());
-  app.use('*', frameHeaders()); // studio and API: framed by their own origin only
-
-  app.use('*', async (c, next) => {
-    if (!resolved.inflight.draining) return resolved.inflight.track(next());
-    c.header('Connection', 'close');
-    return c.json<ErrorBody>(
-      {
-        error: {
-          code: 'SHUTTING_DOWN',
-          message: 'The server is shutting down. Retry on another instance or after it restarts.',
-        },
-      },
-      503,
-    );
-  });
-  app.use('*', hostCheck({ allowedHosts: resolved.allowedHosts }));
-  app.use('*', crossOrigin({ cors: resolved.cors }));
+  // Access log, frame headers, in-flight count, Host and cross-origin checks: one layer (guard.ts).
+  app.use(
+    '*',
+    requestGuard({
+      inflight: resolved.inflight,
+      allowedHosts: resolved.allowedHosts,
+      cors: resolved.cors,
+    }),
+  );
   app.get('/health', (c) =>
     c.json({ status: 'ok', agencies: [...resolved.registry.agencies.keys()] }),
   );
   app.route('/', studioRoutes()); // the page needs no key: it asks for one
   if (options.authenticate) app.use('*', userAuth(options.authenticate));
   else if (resolved.apiKey !== undefined) app.use('*', bearerAuth({ apiKey: resolved.apiKey }));
-  // Uploads (multipart) are taken only where a route reads them; cross-origin pages are refused above.
+  // JSON-only bodies and the body limit: one layer. Uploads (multipart) are taken only where a
+  // route reads them; cross-origin pages are refused above.
   app.use(
     '*',
-    requireJsonBody({ multipartPaths: [/^\/agencies\/[^/]+\/(responses(\/stream)?|runs)$/] }),
-  );
-  app.use(
-    '*',
-    bodyLimit({
+    bodyGuard({
+      multipartPaths: [/^\/agencies\/[^/]+\/(responses(\/stream)?|runs)$/],
       maxSize: resolved.maxBodyBytes,
       onError: (c) => payloadTooLarge(c, resolved.maxBodyBytes),
     }),

@@ -20,14 +20,35 @@ export interface BodyLimitOptions {
 
 /** Middleware answering `onError` to request bodies larger than `maxSize` bytes. */
 export function bodyLimit(options: BodyLimitOptions): MiddlewareHandler {
-  const counting = honoBodyLimit(options);
+  const gate = bodySizeGate(options);
   return async (c, next) => {
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD') return next(); // a body there is never read
-    const length = requestHeader(c, 'content-length');
-    if (length === undefined || requestHeader(c, 'transfer-encoding') !== undefined) {
-      return counting(c, next);
-    }
-    return parseInt(length, 10) > options.maxSize ? options.onError(c) : next();
+    const verdict = gate.check(c);
+    if (verdict === undefined) return next();
+    return verdict === 'count' ? gate.counting(c, next) : verdict;
   };
+}
+
+/** The check of {@link bodyLimit}, for middleware that composes it. */
+export interface BodySizeGate {
+  /**
+   * A request's verdict from its headers: undefined when its body is within the limit (or never
+   * read), `'count'` when it has no `Content-Length` (pass it through {@link BodySizeGate.counting}),
+   * else the `onError` response.
+   */
+  check(c: Context): Response | Promise<Response> | 'count' | undefined;
+  /** Hono's `bodyLimit`, counting a body without `Content-Length` as it is read. */
+  counting: MiddlewareHandler;
+}
+
+/** The gate of {@link bodyLimit} for `options`. */
+export function bodySizeGate(options: BodyLimitOptions): BodySizeGate {
+  const counting = honoBodyLimit(options);
+  const check = (c: Context): Response | Promise<Response> | 'count' | undefined => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return undefined; // a body there is never read
+    const length = requestHeader(c, 'content-length');
+    if (length === undefined || requestHeader(c, 'transfer-encoding') !== undefined) return 'count';
+    return parseInt(length, 10) > options.maxSize ? options.onError(c) : undefined;
+  };
+  return { check, counting };
 }

@@ -59,6 +59,27 @@ function refuse(c: Context, origin: string, configured: boolean): Response {
 
 /** Middleware enforcing the cross-origin policy above. */
 export function crossOrigin(options: CrossOriginOptions = {}): MiddlewareHandler {
+  const policy = crossOriginPolicy(options);
+  return async (c, next) => {
+    const verdict = policy.check(c);
+    if (verdict === undefined) return next();
+    return verdict === 'cors' ? policy.withCors(c, next) : verdict;
+  };
+}
+
+/** The cross-origin policy of {@link crossOrigin} as a check, for middleware that composes it. */
+export interface CrossOriginPolicy {
+  /**
+   * A request's verdict: undefined when it passes as is, `'cors'` when it passes through
+   * {@link CrossOriginPolicy.withCors} (an allowed foreign origin), else the 403 response.
+   */
+  check(c: Context): Response | 'cors' | undefined;
+  /** Hono's `cors` middleware for the allowed origins (CORS headers, preflight answers). */
+  withCors: MiddlewareHandler;
+}
+
+/** The policy of {@link crossOrigin} for `options`; throws `TypeError` naming a malformed origin. */
+export function crossOriginPolicy(options: CrossOriginOptions = {}): CrossOriginPolicy {
   const allowed = corsOrigins(options.cors);
   const any = allowed.includes('*');
   const withCors = cors({
@@ -67,17 +88,18 @@ export function crossOrigin(options: CrossOriginOptions = {}): MiddlewareHandler
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });
-  return async (c, next) => {
+  const check = (c: Context): Response | 'cors' | undefined => {
     const origin = requestHeader(c, 'origin');
     if (origin === undefined) {
       // Browsers send Origin on cross-origin requests; Sec-Fetch-Site covers the rest.
       const fetchSite = requestHeader(c, 'sec-fetch-site');
       if (fetchSite === 'cross-site' && !any) return refuse(c, 'cross-site', allowed.length > 0);
-      return next();
+      return undefined;
     }
     const normalized = normalizeOrigin(origin) ?? origin;
-    if (normalized === new URL(c.req.url).origin) return next(); // the server's own (parsed only here)
+    if (normalized === new URL(c.req.url).origin) return undefined; // the server's own (parsed only here)
     if (!any && !allowed.includes(normalized)) return refuse(c, origin, allowed.length > 0);
-    return withCors(c, next);
+    return 'cors';
   };
+  return { check, withCors };
 }

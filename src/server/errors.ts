@@ -15,6 +15,7 @@ import {
   type ColloquyErrorCode,
 } from '../errors.js';
 import { boundText, publicError, publicMessage } from './publicError.js';
+import { readBodyText } from './requestHeader.js';
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -227,7 +228,7 @@ export function payloadTooLarge(c: Context, maxBytes: number): Response {
 /** Reads the JSON body and checks it with `schema`; throws a 400 {@link HttpError} otherwise. */
 export async function readJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
   let raw: unknown;
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === '') {
     raw = {};
   } else {

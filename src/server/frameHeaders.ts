@@ -6,7 +6,7 @@
  * @module
  */
 import type { ServerResponse } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { nodeResponse } from './requestHeader.js';
 
 /** The frame headers every response carries. */
@@ -42,11 +42,16 @@ export function frameHeaders(): MiddlewareHandler {
       return next();
     }
     await next();
-    const policy = c.res.headers.get('Content-Security-Policy');
-    if (policy === null) c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
-    else c.res.headers.set('Content-Security-Policy', withFrameAncestors(policy));
-    c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    frameWebResponse(c);
   };
+}
+
+/** Adds the frame headers to a finished request's web `Response` (`c.res`), as {@link frameHeaders} does off Node. */
+export function frameWebResponse(c: Context): void {
+  const policy = c.res.headers.get('Content-Security-Policy');
+  if (policy === null) c.res.headers.set('Content-Security-Policy', "frame-ancestors 'self'");
+  else c.res.headers.set('Content-Security-Policy', withFrameAncestors(policy));
+  c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
 }
 
 /**
@@ -69,8 +74,18 @@ export function frameNodeResponse(outgoing: ServerResponse): void {
   } as ServerResponse['writeHead'];
 }
 
-/** A copy of a head's headers with the frame headers made to win (see {@link frameNodeResponse}). */
+/**
+ * A head's headers with the frame headers made to win (see {@link frameNodeResponse}): the same
+ * object when it has neither (the usual head: set on the response, ours are there already), else
+ * a copy.
+ */
 function framed(headers: Record<string, unknown>): Record<string, unknown> {
+  let mentions = false;
+  for (const key in headers) {
+    const lower = key.toLowerCase();
+    if (lower === 'x-frame-options' || lower === 'content-security-policy') mentions = true;
+  }
+  if (!mentions) return headers;
   const out: Record<string, unknown> = {};
   for (const key in headers) {
     const value = headers[key];

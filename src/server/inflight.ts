@@ -38,13 +38,27 @@ export class InFlight {
 
   /** Tracks `work` until it settles; returns it unchanged. */
   track<T>(work: Promise<T>): Promise<T> {
-    this.#count += 1;
-    const settle = () => {
-      this.#count -= 1;
-      if (this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
-    };
+    this.enter();
+    const settle = () => this.leave();
     work.then(settle, settle);
     return work;
+  }
+
+  /**
+   * Counts one piece of work as running until a matching {@link leave}: what {@link track} does
+   * without a promise, for callers that know when their work ends (a request's handler returning,
+   * a response's `close`).
+   */
+  enter(): void {
+    this.#count += 1;
+  }
+
+  /** Ends one piece of work counted by {@link enter}; wakes {@link idle} waiters at zero. */
+  leave(): void {
+    this.#count -= 1;
+    if (this.#count === 0 && this.#waiters.length > 0) {
+      for (const wake of this.#waiters.splice(0)) wake();
+    }
   }
 
   /** Resolves true once nothing is tracked, or false after `timeoutMs`. */

@@ -5,7 +5,7 @@
  * web page run agencies.
  * @module
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ErrorBody } from './errors.js';
 import { requestHeader } from './requestHeader.js';
 
@@ -24,19 +24,38 @@ export function mediaType(header: string): string {
 
 /** Middleware answering 415 `UNSUPPORTED_MEDIA_TYPE` to bodies that are not declared JSON. */
 export function requireJsonBody(options: JsonBodyOptions = {}): MiddlewareHandler {
+  const refusal = jsonBodyRefusal(options);
+  return async (c, next) => refusal(c) ?? next();
+}
+
+/**
+ * The check of {@link requireJsonBody} alone: a function answering the 415 response to a body
+ * not declared JSON (nor multipart where allowed), else undefined.
+ */
+export function jsonBodyRefusal(
+  options: JsonBodyOptions = {},
+): (c: Context) => Response | undefined {
   const multipart = options.multipartPaths ?? [];
-  return async (c, next) => {
+  return (c) => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD') return undefined;
     const header = requestHeader(c, 'content-type');
-    const length = requestHeader(c, 'content-length');
-    const hasBody =
-      header !== undefined ||
-      (length !== undefined
-        ? Number(length) > 0
-        : requestHeader(c, 'transfer-encoding') !== undefined);
-    if (!hasBody || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (header !== undefined) {
+      // The usual body: exactly `application/json`, checked without splitting the header.
+      if (header === 'application/json') return undefined;
+    } else {
+      const length = requestHeader(c, 'content-length');
+      const hasBody =
+        length !== undefined
+          ? Number(length) > 0
+          : requestHeader(c, 'transfer-encoding') !== undefined;
+      if (!hasBody) return undefined;
+    }
     const type = mediaType(header ?? '');
-    if (JSON_TYPE.test(type)) return next();
-    if (type === 'multipart/form-data' && multipart.some((p) => p.test(c.req.path))) return next();
+    if (JSON_TYPE.test(type)) return undefined;
+    if (type === 'multipart/form-data' && multipart.some((p) => p.test(c.req.path))) {
+      return undefined;
+    }
     return c.json<ErrorBody>(
       {
         error: {

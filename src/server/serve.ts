@@ -220,8 +220,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const { server, port } = listening;
   // A response counts as running until it is fully written (or its connection closes), so that
   // shutdown never cuts a response whose handler has already returned.
+  // Counted without a promise: one listener a response (`on`, not `once`: a response closes once).
+  const leave = () => inflight.leave();
   server.on('request', (_request, response: ServerResponse) => {
-    void inflight.track(new Promise<void>((resolve) => response.once('close', () => resolve())));
+    inflight.enter();
+    response.on('close', leave);
   });
 
   let closing: Promise<void> | undefined;
