@@ -10,6 +10,13 @@ import { ColloquyError } from '../errors.js';
 export interface TrackedCallOptions {
   chatId?: string | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * The controller of `signal`, when the caller made it for this one call (a route's
+   * `requestController`): the call runs on `signal` and a cancel aborts this controller, instead of
+   * a controller of the tracker's own linked to `signal` by a listener (an `AbortSignal` and a
+   * listener fewer a call, about 7 µs). Ignored unless `controller.signal` is `signal`.
+   */
+  controller?: AbortController | undefined;
 }
 
 /** Calls in flight by agency and chat. */
@@ -24,22 +31,28 @@ export class CallTracker {
   }
 
   #enter(agency: string, options: TrackedCallOptions): [AbortSignal, () => void] {
-    const controller = new AbortController();
+    const outer = options.signal;
+    const given = options.controller;
+    const own = given !== undefined && outer !== undefined && given.signal === outer;
+    const controller = own ? given : new AbortController();
     // A call without a chat id gets a new chat: nobody can name it to cancel it.
     const key = keyOf(agency, options.chatId ?? '');
     let set = this.#calls.get(key);
     if (!set) this.#calls.set(key, (set = new Set()));
     set.add(controller);
-    // The caller's signal aborts the call's own controller (cheaper than `AbortSignal.any`).
-    const outer = options.signal;
-    const forward = () => controller.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
-    const leave = () => {
-      outer?.removeEventListener('abort', forward);
+    const forget = () => {
       const current = this.#calls.get(key);
       current?.delete(controller);
       if (current?.size === 0) this.#calls.delete(key);
+    };
+    if (own || outer === undefined) return [controller.signal, forget];
+    // The caller's signal aborts the call's own controller (cheaper than `AbortSignal.any`).
+    const forward = () => controller.abort(outer.reason);
+    if (outer.aborted) forward();
+    else outer.addEventListener('abort', forward, { once: true });
+    const leave = () => {
+      outer.removeEventListener('abort', forward);
+      forget();
     };
     return [controller.signal, leave];
   }

@@ -16,19 +16,29 @@ import { notFound } from './errors.js';
 import type { ServerRegistry } from './registry.js';
 import type { CallRunLog } from './runs/runLog.js';
 
+/**
+ * A call's options through an executor: the agency's, and optionally the controller of
+ * `options.signal` when the caller made it for this call alone (a route's `requestController`).
+ * An in-process executor then runs the call on that signal and aborts that controller to cancel
+ * it, making no controller of its own; others may ignore it (`signal` says all they need).
+ */
+export type ExecutorCallOptions = GetResponseOptions & {
+  controller?: AbortController | undefined;
+};
+
 /** Runs agency calls, by the name the agency is served under. */
 export interface CallExecutor {
   /** Like `Agency.getResponse`; `options.signal` cancels the call wherever it runs. */
   getResponse(
     agency: string,
     message: AgencyInput,
-    options: GetResponseOptions,
+    options: ExecutorCallOptions,
   ): Promise<AgencyResponse>;
   /** Like `Agency.getResponseStream`; leaving the loop early (or the signal) cancels the call. */
   getResponseStream(
     agency: string,
     message: AgencyInput,
-    options: GetResponseOptions,
+    options: ExecutorCallOptions,
   ): AsyncIterable<AgencyStreamEvent>;
   /** Like `Agency.resume`: continues a call stopped for approvals (wherever it ran before). */
   resume(agency: string, state: string, options: ResumeOptions): Promise<AgencyResponse>;
@@ -83,6 +93,13 @@ function agencyOf(registry: ServerRegistry, name: string) {
   return agency;
 }
 
+/** The agency's options of a call: `options` without the executor's controller, on `signal`. */
+function agencyOptions(options: ExecutorCallOptions, signal: AbortSignal): GetResponseOptions {
+  const { controller: _controller, ...rest } = options;
+  rest.signal = signal;
+  return rest;
+}
+
 /**
  * The executor that runs every call and run in this process, with the registry's agencies and
  * its `EnsembleRuns`.
@@ -99,13 +116,13 @@ export function inProcessExecutor(registry: ServerRegistry): Executor {
       getResponse(agency, message, options) {
         const found = agencyOf(registry, agency);
         return running.track(agency, options, (signal) =>
-          found.getResponse(message, { ...options, signal }),
+          found.getResponse(message, agencyOptions(options, signal)),
         );
       },
       getResponseStream(agency, message, options) {
         const found = agencyOf(registry, agency);
         return running.trackStream(agency, options, (signal) =>
-          found.getResponseStream(message, { ...options, signal }),
+          found.getResponseStream(message, agencyOptions(options, signal)),
         );
       },
       resume(agency, state, options) {

@@ -24,7 +24,7 @@ export type {
   ServerRegistry,
 } from './registry.js';
 export { inProcessExecutor } from './executor.js';
-export type { CallExecutor, Executor, RunExecutor } from './executor.js';
+export type { CallExecutor, Executor, ExecutorCallOptions, RunExecutor } from './executor.js';
 // Background calls: where they are kept, and what streaming routes share (issue 29).
 export { MemoryCallRunLog } from './runs/runLog.js';
 export type {

@@ -79,4 +79,40 @@ describe('CallTracker', () => {
     kept.abort();
     expect(aborted).toBe(false);
   });
+
+  it("runs a call on the caller's own controller when given one: cancel aborts it, no second signal", async () => {
+    const tracker = new CallTracker();
+    const own = new AbortController();
+    const seen: AbortSignal[] = [];
+    const call = tracker.track(
+      'a',
+      { chatId: 'c1', signal: own.signal, controller: own },
+      (signal) => {
+        seen.push(signal);
+        return new Promise<string>((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+        );
+      },
+    );
+    expect(seen[0]).toBe(own.signal); // the caller's signal itself, not one linked to it
+    expect(tracker.size).toBe(1);
+    expect(tracker.cancel('a', 'c1', 'stop')).toBe(1);
+    await expect(call).rejects.toMatchObject({ code: 'ABORTED', message: 'stop' });
+    expect(own.signal.aborted).toBe(true);
+    expect(tracker.size).toBe(0);
+
+    // A controller that is not the signal's is ignored: the call gets a controller of its own.
+    const other = new AbortController();
+    const outer = new AbortController();
+    await tracker.track(
+      'a',
+      { chatId: 'c2', signal: outer.signal, controller: other },
+      async (signal) => {
+        expect(signal).not.toBe(outer.signal);
+        expect(signal).not.toBe(other.signal);
+      },
+    );
+    expect(tracker.cancel('a', 'c2')).toBe(0);
+    expect(other.signal.aborted).toBe(false);
+  });
 });

@@ -10,10 +10,12 @@ import {
   callOptionsSchema,
   serialisableCallOptions,
 } from '../../agency/callOptions.js';
-import type { Agency, GetResponseOptions } from '../../agency/agency.js';
+import type { Agency } from '../../agency/agency.js';
 import { describeAgent } from '../../agency/agent.js';
 import { agencyNamed, idSchema, newChatId, type RouteContext } from '../context.js';
 import { requestHeader } from '../requestHeader.js';
+import { requestController } from '../requestAbort.js';
+import type { ExecutorCallOptions } from '../executor.js';
 import { mediaTypeOf, type AgencyInput } from '../../agency/input.js';
 import { toUserContent, type WirePart } from '../openaiInput.js';
 import { HttpError, readJson, validationError } from '../errors.js';
@@ -75,7 +77,8 @@ export function callOptions(
   body: ResponseBody,
   chatId: string,
   signal: AbortSignal,
-): GetResponseOptions {
+  controller?: AbortController,
+): ExecutorCallOptions {
   if (body.recipient !== undefined && !agency.entryPoints.includes(body.recipient)) {
     throw new HttpError(
       400,
@@ -84,8 +87,11 @@ export function callOptions(
       'recipient',
     );
   }
-  const { message: _message, ...options } = body;
-  return { ...serialisableCallOptions(options), chatId, signal };
+  const options: ExecutorCallOptions = serialisableCallOptions(body);
+  options.chatId = chatId;
+  options.signal = signal;
+  if (controller) options.controller = controller;
+  return options;
 }
 
 /** The message as agency input: text, or user items whose parts become SDK parts. */
@@ -175,7 +181,9 @@ export function agencyRoutes(context: RouteContext): Hono {
     const agency = agencyNamed(context, name);
     const body = await readBody(c);
     const chatId = body.chatId ?? newChatId();
-    const options = callOptions(agency, body, chatId, c.req.raw.signal);
+    // The call's only controller, aborted if the client goes away (see requestAbort.ts).
+    const controller = requestController(c);
+    const options = callOptions(agency, body, chatId, controller.signal, controller);
     registry.chats.remember(chatId, name);
     return c.json(await inflight.track(executor.calls.getResponse(name, inputOf(body), options)));
   });

@@ -31,6 +31,7 @@ import { v1Call } from './openaiCall.js';
 import { onDisconnectSchema, runFailure, startStreamedRun } from '../runs/streamedRun.js';
 import { sseData, streamRun } from '../runs/runStream.js';
 import { readChatIdHeader, setChatIdHeader } from '../chatIdHeader.js';
+import { requestController } from '../requestAbort.js';
 import { responsesRoute } from './openaiResponses.js';
 
 export { CHAT_ID_HEADER };
@@ -210,8 +211,10 @@ export function openaiRoutes(context: RouteContext): Hono {
     const id = `chatcmpl-${randomUUID()}`;
     const now = Math.floor(Date.now() / 1000);
     if (!body.stream) {
+      // The call's only controller, aborted if the client goes away (see requestAbort.ts).
+      const controller = requestController(c);
       const result = await context.inflight
-        .track(call.run(c.req.raw.signal))
+        .track(call.run(controller.signal, controller))
         .catch((error: unknown) => {
           throw outputError(error, format);
         });

@@ -37,8 +37,11 @@ export interface V1Call {
   format: OutputFormat | undefined;
   /** The client tool calls a finished call stopped on (remembered for the next request), or none. */
   stopped(result: AgencyResponse): Promise<PendingApproval[]>;
-  /** Runs the call to its end. */
-  run(signal: AbortSignal): Promise<AgencyResponse>;
+  /**
+   * Runs the call to its end. `controller`: the controller of `signal` when the route made it for
+   * this call alone (see `ExecutorCallOptions.controller`).
+   */
+  run(signal: AbortSignal, controller?: AbortController): Promise<AgencyResponse>;
   /** Runs the call as a stream of events. */
   events(signal: AbortSignal): AsyncIterable<AgencyStreamEvent>;
 }
@@ -89,10 +92,10 @@ export async function v1Call(context: RouteContext, input: V1CallInput): Promise
         clientTools,
         answered ? answered.call.outputType : options.outputType,
       ),
-    run: (signal) =>
+    run: (signal, controller) =>
       answered && outputs
         ? resumeWithOutputs(context, model, answered, outputs, signal)
-        : calls.getResponse(model, message, { ...options, chatId, signal }),
+        : calls.getResponse(model, message, { ...options, chatId, signal, controller }),
     events: (signal) =>
       answered && outputs
         ? resumedStream(context, model, answered.call, {
