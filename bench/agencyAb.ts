@@ -3,7 +3,9 @@
  * older copy of `src/` against the current one, interleaved in one process, with the SDK's tool
  * + `MemorySession`s, the same agency on a store that keeps nothing, and the SDK tool without
  * sessions as yardsticks (with `--sqlite`, also that SDK code on better-sqlite3 sessions, `toolSqlite`). CPU medians of per-round means. What a change to the agency buys is
- * measured here more steadily than by `agency-overhead.ts` on a shared machine.
+ * measured here more steadily than by `agency-overhead.ts` on a shared machine. It also counts the
+ * garbage collections each variant's slices ran (young-generation scavenges and full collections
+ * per 1,000 round trips): scavenges are proportional to the bytes a round trip allocates.
  *
  *   git archive <commit> src | tar -x -C scratch/base
  *   npx tsx bench/agencyAb.ts [--base scratch/base/src] [--rounds 31] [--per-round 100] [--sqlite]
@@ -13,6 +15,7 @@ import type { ModelRequest } from '@openai/agents-core';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ScriptedModel } from '../src/models/scriptedModel.js';
@@ -117,6 +120,8 @@ const withSessions = sdkA((context) => (context as { b: AnySession }).b);
 const withoutSessions = sdkA(() => undefined);
 
 let chats = 0;
+// Sessions of the `toolSessionsKept` variant's chats, dropped with the agencies' stores each round.
+const kept = new Map<string, { a: MemorySession; b: MemorySession }>();
 let agencies = { base: base.make(), current: current.make(), nullStore: current.makeNull() };
 const variants: Record<string, () => Promise<unknown>> = {
   base: () => agencies.base.getResponse('hi', { chatId: `c_${++chats}` }),
@@ -124,6 +129,12 @@ const variants: Record<string, () => Promise<unknown>> = {
   nullStore: () => agencies.nullStore.getResponse('hi', { chatId: `c_${++chats}` }),
   toolSessions: () => {
     const sessions = { a: new MemorySession(), b: new MemorySession() };
+    return runner.run(withSessions, 'hi', { session: sessions.a, context: sessions });
+  },
+  // The same, its sessions kept for the round (by chat id), as the agency's store keeps its threads.
+  toolSessionsKept: () => {
+    const sessions = { a: new MemorySession(), b: new MemorySession() };
+    kept.set(`c_${++chats}`, sessions);
     return runner.run(withSessions, 'hi', { session: sessions.a, context: sessions });
   },
   plainTool: () => runner.run(withoutSessions, 'hi'),
@@ -144,16 +155,35 @@ for (const run of Object.values(variants)) for (let i = 0; i < 100; i++) await r
 const samples: Record<string, number[]> = Object.fromEntries(
   Object.keys(variants).map((name) => [name, []]),
 );
+// Garbage collections during each variant's slices, by kind (the observer runs between slices).
+const collections: Record<string, { minor: number; major: number }> = Object.fromEntries(
+  Object.keys(variants).map((name) => [name, { minor: 0, major: 0 }]),
+);
+let slice = '';
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+    const counts = collections[slice];
+    if (!counts) continue;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) counts.minor++;
+    else counts.major++;
+  }
+});
+gcObserver.observe({ entryTypes: ['gc'] });
 for (let round = 0; round < rounds; round++) {
   // A fresh memory store per round (a store keeping every chat would time the GC).
   if (!sqlite)
     agencies = { base: base.make(), current: current.make(), nullStore: current.makeNull() };
+  kept.clear();
   const order = Object.keys(variants);
   if (round % 2) order.reverse();
   for (const name of order) {
+    slice = name;
     const before = process.cpuUsage();
     for (let i = 0; i < perRound; i++) await variants[name]!();
     const used = process.cpuUsage(before);
+    // Let the observer see this slice's collections before the next slice starts.
+    await new Promise((settle) => setImmediate(settle));
     samples[name]!.push((used.user + used.system) / 1000 / perRound);
   }
 }
@@ -174,5 +204,13 @@ const sdk = sqlite ? 'toolSqlite' : 'toolSessions';
 console.log(
   `current/base ${ratio('current', 'base')}, base/${sdk} ${ratio('base', sdk)}, ` +
     `current/${sdk} ${ratio('current', sdk)}, nullStore/toolSessions ${ratio('nullStore', 'toolSessions')}`,
+);
+gcObserver.disconnect();
+const per1000 = (count: number) => ((count / (rounds * perRound)) * 1000).toFixed(1);
+console.log(
+  'garbage collections per 1,000 round trips (scavenges / full): ' +
+    Object.entries(collections)
+      .map(([name, { minor, major }]) => `${name} ${per1000(minor)} / ${per1000(major)}`)
+      .join(', '),
 );
 console.log(`machine load (1 min): ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
