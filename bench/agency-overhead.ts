@@ -40,6 +40,11 @@ const { SqliteStore } = (await from('stores/sqlite')) as typeof import('../src/s
 const { ScriptedModel } = (await from(
   'models/scriptedModel',
 )) as typeof import('../src/models/scriptedModel.js');
+// Models that keep no log of their calls, as a real model keeps none: a ScriptedModel recording
+// every request would keep every request's input alive, and the garbage collector would walk a
+// heap that grows with the bench (more on the side whose requests refer to more).
+const scripted = (step: ConstructorParameters<typeof ScriptedModel>[0]) =>
+  new ScriptedModel(step, { recordCalls: false });
 const { ThreadManager } = (await from(
   'threads/threadManager',
 )) as typeof import('../src/threads/threadManager.js');
@@ -69,12 +74,12 @@ const agencyB = new Agent({
   name: 'B',
   description: 'answers',
   instructions: 'Answer.',
-  model: new ScriptedModel(answer),
+  model: scripted(answer),
 });
 const agencyA = new Agent({
   name: 'A',
   instructions: 'Delegate to B.',
-  model: new ScriptedModel(
+  model: scripted(
     caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
   ),
 });
@@ -110,12 +115,12 @@ let traceStore = new MemoryStore();
 const toolB = new SdkAgent({
   name: 'B',
   instructions: 'Answer.',
-  model: new ScriptedModel(answer),
+  model: scripted(answer),
 });
 const asToolA = new SdkAgent({
   name: 'A',
   instructions: 'Delegate to B.',
-  model: new ScriptedModel(caller('ask_b', { input: 'hi' })),
+  model: scripted(caller('ask_b', { input: 'hi' })),
   tools: [toolB.asTool({ toolName: 'ask_b', toolDescription: 'Ask B.' })],
 });
 
@@ -123,12 +128,12 @@ const asToolA = new SdkAgent({
 const plainB = new SdkAgent({
   name: 'B',
   instructions: 'Answer.',
-  model: new ScriptedModel(answer),
+  model: scripted(answer),
 });
 const plainA = new SdkAgent({
   name: 'A',
   instructions: 'Delegate to B.',
-  model: new ScriptedModel(caller('ask_b', { message: 'hi' })),
+  model: scripted(caller('ask_b', { message: 'hi' })),
   tools: [
     tool({
       name: 'ask_b',
@@ -152,12 +157,12 @@ const shapedRun = (agent: SdkAgent<any, any>, message: string, context: object) 
 const shapedB = new SdkAgent({
   name: 'B',
   instructions: shapedInstructions('Answer.'),
-  model: new ScriptedModel(answer),
+  model: scripted(answer),
 });
 const shapedA = new SdkAgent({
   name: 'A',
   instructions: shapedInstructions('Delegate to B.'),
-  model: new ScriptedModel(
+  model: scripted(
     caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
   ),
   tools: [
@@ -191,7 +196,7 @@ const shapedA = new SdkAgent({
 const sessionB = new SdkAgent({
   name: 'B',
   instructions: 'Answer.',
-  model: new ScriptedModel(answer),
+  model: scripted(answer),
 });
 interface Sessions {
   a: Session;
@@ -200,7 +205,7 @@ interface Sessions {
 const sessionA = new SdkAgent<Sessions>({
   name: 'A',
   instructions: 'Delegate to B.',
-  model: new ScriptedModel(caller('ask_b', { message: 'hi' })),
+  model: scripted(caller('ask_b', { message: 'hi' })),
   tools: [
     tool({
       name: 'ask_b',
@@ -217,13 +222,21 @@ const sessionsRun = (sessions: Sessions) =>
   runner.run(sessionA, 'hi', { session: sessions.a, context: sessions });
 const sqliteSessions = new SqliteSessionDb(`${dbPath}.sdk`);
 let sessionIds = 0;
-const memorySessions = (): Sessions => ({ a: new MemorySession(), b: new MemorySession() });
+// The SDK variants keep every chat's sessions for the round, by chat id, as the agency's store
+// keeps its threads for the round (each round starts a new agency): both sides hold the same
+// conversations in memory, so the garbage collector has the same live data to walk on either side.
+let keptSessions = new Map<string, Sessions>();
+const kept = (sessions: Sessions): Sessions => {
+  keptSessions.set(`chat_${++sessionIds}`, sessions);
+  return sessions;
+};
+const memorySessions = (): Sessions => kept({ a: new MemorySession(), b: new MemorySession() });
 const sqliteSessionPair = (): Sessions => {
-  const id = `chat_${++sessionIds}`;
-  return {
+  const id = `chat_${sessionIds + 1}`;
+  return kept({
     a: new BetterSqliteSession(sqliteSessions, `${id}:user:A`),
     b: new BetterSqliteSession(sqliteSessions, `${id}:A:B`),
-  };
+  });
 };
 
 // Variant 6: asTool with sessions: per chat, one clone of A whose asTool(B) keeps B's session.
@@ -328,6 +341,7 @@ for (let round = 0; round < rounds; round++) {
   agency = memoryAgency(false);
   agencyTraced = memoryAgency(true);
   traceStore = new MemoryStore();
+  keptSessions = new Map();
   for (const name of order) samples[name]!.push(await timeRound(variants[name]!));
 }
 

@@ -47,6 +47,11 @@ const { Agent } = (await from('agency/agent')) as typeof import('../src/agency/a
 const { ScriptedModel } = (await from(
   'models/scriptedModel',
 )) as typeof import('../src/models/scriptedModel.js');
+// Models that keep no log of their calls, as a real model keeps none: a ScriptedModel recording
+// every request would keep every request's input alive, and the garbage collector would walk a
+// heap that grows with the bench (more on the side whose requests refer to more).
+const scripted = (step: ConstructorParameters<typeof ScriptedModel>[0]) =>
+  new ScriptedModel(step, { recordCalls: false });
 const { toolOutputsSinceUser } = (await from(
   'models/requestText',
 )) as typeof import('../src/models/requestText.js');
@@ -81,7 +86,7 @@ const cannedResult = (chatId: string): AgencyResponse => ({
 
 async function colloquyFloor(): Promise<number> {
   const store = new MemoryStore();
-  const a = new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(answer) });
+  const a = new Agent({ name: 'A', instructions: 'x', model: scripted(answer) });
   const agency = new Agency({
     name: 'bench',
     entryPoints: [a],
@@ -116,12 +121,12 @@ async function colloquy(sqlite: boolean): Promise<number> {
     name: 'B',
     description: 'answers',
     instructions: 'Answer.',
-    model: new ScriptedModel(answer),
+    model: scripted(answer),
   });
   const a = new Agent({
     name: 'A',
     instructions: 'Delegate to B.',
-    model: new ScriptedModel(
+    model: scripted(
       caller('send_message', { recipient: 'B', message: 'hi', additionalInstructions: null }),
     ),
   });
@@ -154,7 +159,7 @@ function sdk(floor = false, nestedStream = false): Promise<number> {
     if (!s) map.set(chatId, (s = new MemorySession()));
     return s;
   };
-  const b = new SdkAgent({ name: 'B', instructions: 'Answer.', model: new ScriptedModel(answer) });
+  const b = new SdkAgent({ name: 'B', instructions: 'Answer.', model: scripted(answer) });
   // One agent A for every chat (built once, as a server would): the tool finds the chat's session
   // of B through the run context, so no agent, tool or JSON schema is made per request.
   const runB = async (message: string, context: { chatId: string; stream?: boolean }) => {
@@ -171,7 +176,7 @@ function sdk(floor = false, nestedStream = false): Promise<number> {
   const agentA = new SdkAgent<{ chatId: string; stream?: boolean }>({
     name: 'A',
     instructions: 'Delegate to B.',
-    model: new ScriptedModel(caller('send_message', { recipient: 'B', message: 'hi' })),
+    model: scripted(caller('send_message', { recipient: 'B', message: 'hi' })),
     tools: [
       tool({
         name: 'send_message',

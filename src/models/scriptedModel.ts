@@ -55,6 +55,12 @@ export interface ScriptedModelOptions {
   repeatLast?: boolean;
   /** Characters per streamed text delta (default 8), so that streams arrive in several deltas. */
   deltaSize?: number;
+  /**
+   * Keep every call in {@link ScriptedModel.calls} (default true). Benchmarks and long-running
+   * demos turn it off: a model that remembers every request keeps every request's input (and
+   * whatever it refers to) alive, which no real model does.
+   */
+  recordCalls?: boolean;
 }
 
 /** One recorded call of a {@link ScriptedModel}. */
@@ -89,19 +95,22 @@ const SCRIPTED_IDS = defineRuntimeSlot('models.scriptedIds', () => ({ call: 0, m
  * ```
  */
 export class ScriptedModel implements Model {
-  /** Every call made so far, in order. */
+  /** Every call made so far, in order (none with `recordCalls: false`). */
   readonly calls: ScriptedCall[] = [];
   readonly #steps: ScriptedStep[];
   readonly #name: string;
   readonly #repeatLast: boolean;
   readonly #deltaSize: number;
+  readonly #recordCalls: boolean;
   #position = 0;
+  #callCount = 0;
 
   constructor(steps: ScriptedStep[] | ScriptedResponder, options: ScriptedModelOptions = {}) {
     this.#steps = typeof steps === 'function' ? [steps] : [...steps];
     this.#name = options.name ?? 'scripted';
     this.#repeatLast = options.repeatLast ?? typeof steps === 'function';
     this.#deltaSize = Math.max(1, options.deltaSize ?? 8);
+    this.#recordCalls = options.recordCalls ?? true;
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
@@ -141,7 +150,7 @@ export class ScriptedModel implements Model {
   }
 
   #respond(request: ModelRequest): ModelResponse {
-    const callIndex = this.calls.length;
+    const callIndex = this.#callCount++;
     let step = this.#nextStep(callIndex);
     for (let depth = 0; typeof step === 'function'; depth++) {
       if (depth > 10)
@@ -149,7 +158,7 @@ export class ScriptedModel implements Model {
       step = step(request, callIndex);
     }
     const response = this.#toResponse(step, callIndex);
-    this.calls.push({ request, response });
+    if (this.#recordCalls) this.calls.push({ request, response });
     return response;
   }
 

@@ -61,6 +61,22 @@ describe('ScriptedModel', () => {
     });
   });
 
+  it('keeps no calls with recordCalls: false, still counting them for steps and call indexes', async () => {
+    const model = new ScriptedModel(
+      [(_request, index) => `first#${index}`, (_request, index) => `second#${index}`],
+      { recordCalls: false, name: 'quiet' },
+    );
+    expect((await model.getResponse(ask('a'))).output[0]).toMatchObject({
+      content: [{ text: 'first#0' }],
+    });
+    expect((await model.getResponse(ask('b'))).output[0]).toMatchObject({
+      content: [{ text: 'second#1' }],
+    });
+    expect(model.calls).toEqual([]);
+    const error = await model.getResponse(ask('c')).catch((e: unknown) => e);
+    expect((error as Error).message).toContain('has no step for call #3 (it has 2)');
+  });
+
   it('turns tool steps into function calls with unique call ids', async () => {
     const model = new ScriptedModel([
       { tool: 'lookup', args: { q: 1 } },
