@@ -19,54 +19,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cannedResult, startColloquyFloor } from './floorServer.js';
 
 type Scenario = 'rest' | 'plain';
 
-const cannedOutput = 'A got: B says hello';
-const canned = (chatId: string) => ({
-  finalOutput: cannedOutput,
-  chatId,
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 2, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-});
+const cannedOutput = String(cannedResult('x').finalOutput);
 
 async function colloquyFloor(): Promise<{ port: number; close: () => Promise<void> }> {
-  const { Agency } = await import('../src/agency/agency.js');
-  const { Agent } = await import('../src/agency/agent.js');
-  const { ScriptedModel } = await import('../src/models/scriptedModel.js');
-  const { createRegistry } = await import('../src/server/registry.js');
-  const { inProcessExecutor } = await import('../src/server/executor.js');
-  const { startServer } = await import('../src/server/serve.js');
-  const { MemoryStore } = await import('../src/stores/memory.js');
-  const { ThreadManager } = await import('../src/threads/threadManager.js');
-  const store = new MemoryStore();
-  const a = new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'x') });
-  const agency = new Agency({
-    name: 'bench',
-    entryPoints: [a],
-    threads: new ThreadManager({ store }),
-  });
-  const registry = createRegistry({ agencies: [agency], store, ownsStore: true });
-  const executor = inProcessExecutor(registry);
-  const server = await startServer({
-    port: 0,
-    registry,
-    handleSignals: false,
-    env: {},
-    schedules: false,
-    executor: {
-      ...executor,
-      calls: {
-        ...executor.calls,
-        getResponse: async (_agency, _message, options) => canned(options.chatId ?? 'x'),
-        async *getResponseStream(_agency, _message, options) {
-          yield { type: 'run_completed', result: canned(options.chatId ?? 'x') };
-        },
-      },
-    },
-  });
-  return { port: server.port, close: () => server.close() };
+  const modules = {
+    ...(await import('../src/agency/agency.js')),
+    ...(await import('../src/agency/agent.js')),
+    ...(await import('../src/models/scriptedModel.js')),
+    ...(await import('../src/server/registry.js')),
+    ...(await import('../src/server/executor.js')),
+    ...(await import('../src/server/serve.js')),
+    ...(await import('../src/stores/memory.js')),
+    ...(await import('../src/threads/threadManager.js')),
+  };
+  return startColloquyFloor(modules, { handleSignals: false, schedules: false });
 }
 
 function nodeFloor(): Promise<{ port: number; close: () => Promise<void> }> {

@@ -31,7 +31,7 @@ import {
   type ModelRequest,
 } from '@openai/agents-core';
 import { z } from 'zod';
-import type { AgencyResponse } from '../src/agency/result.js';
+import { cannedResult, startColloquyFloor } from './floorServer.js';
 
 const kind = process.argv[2];
 // `--built`: Colloquy's modules from dist/ (`npm run build`), compiled by tsc as an installed
@@ -75,42 +75,18 @@ function caller(toolName: string, args: Record<string, unknown>) {
   };
 }
 
-/** What every floor target answers: A's answer, no agent run. */
-const cannedResult = (chatId: string): AgencyResponse => ({
-  finalOutput: 'A got: B says hello',
-  chatId,
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 2, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-});
-
 async function colloquyFloor(): Promise<number> {
-  const store = new MemoryStore();
-  const a = new Agent({ name: 'A', instructions: 'x', model: scripted(answer) });
-  const agency = new Agency({
-    name: 'bench',
-    entryPoints: [a],
-    threads: new ThreadManager({ store }),
-  });
-  const registry = createRegistry({ agencies: [agency], store, ownsStore: true });
-  const executor = inProcessExecutor(registry);
-  const server = await startServer({
-    port: 0,
-    registry,
-    handleSignals: true,
-    env: {},
-    executor: {
-      ...executor,
-      calls: {
-        ...executor.calls,
-        getResponse: async (_agency, _message, options) => cannedResult(options.chatId ?? 'x'),
-        async *getResponseStream(_agency, _message, options) {
-          yield { type: 'run_completed', result: cannedResult(options.chatId ?? 'x') };
-        },
-      },
-    },
-  });
-  return server.port;
+  const modules = {
+    Agency,
+    Agent,
+    ScriptedModel,
+    createRegistry,
+    inProcessExecutor,
+    startServer,
+    MemoryStore,
+    ThreadManager,
+  };
+  return (await startColloquyFloor(modules, { handleSignals: true })).port;
 }
 
 async function colloquy(sqlite: boolean): Promise<number> {

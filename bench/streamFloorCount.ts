@@ -12,54 +12,34 @@ import { AsyncLocalStorage, createHook } from 'node:async_hooks';
 import { Agent as HttpAgent, request } from 'node:http';
 import { Agency } from '../src/agency/agency.js';
 import { Agent } from '../src/agency/agent.js';
-import type { AgencyResponse } from '../src/agency/result.js';
 import { ScriptedModel } from '../src/models/scriptedModel.js';
 import { inProcessExecutor } from '../src/server/executor.js';
 import { createRegistry } from '../src/server/registry.js';
 import { startServer } from '../src/server/serve.js';
 import { MemoryStore } from '../src/stores/memory.js';
 import { ThreadManager } from '../src/threads/threadManager.js';
+import { startColloquyFloor } from './floorServer.js';
 
 const flag = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
 
-const cannedResult = (chatId: string): AgencyResponse => ({
-  finalOutput: 'A got: B says hello',
-  chatId,
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 2, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-});
-
 // As the floor targets: promise hooks on, as in a server running the agents SDK.
 new AsyncLocalStorage().enterWith({ floor: 'colloquy-floor' });
-const store = new MemoryStore();
-const a = new Agent({ name: 'A', instructions: 'x', model: new ScriptedModel(() => 'x') });
-const agency = new Agency({
-  name: 'bench',
-  entryPoints: [a],
-  threads: new ThreadManager({ store }),
-});
-const registry = createRegistry({ agencies: [agency], store, ownsStore: true });
-const executor = inProcessExecutor(registry);
-const server = await startServer({
-  port: 0,
-  registry,
-  handleSignals: false,
-  env: {},
-  executor: {
-    ...executor,
-    calls: {
-      ...executor.calls,
-      getResponse: async (_agency, _message, options) => cannedResult(options.chatId ?? 'x'),
-      async *getResponseStream(_agency, _message, options) {
-        yield { type: 'run_completed', result: cannedResult(options.chatId ?? 'x') };
-      },
-    },
+const server = await startColloquyFloor(
+  {
+    Agency,
+    Agent,
+    ScriptedModel,
+    createRegistry,
+    inProcessExecutor,
+    startServer,
+    MemoryStore,
+    ThreadManager,
   },
-});
+  { handleSignals: false },
+);
 
 const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
 const stream = !process.argv.includes('--plain');
