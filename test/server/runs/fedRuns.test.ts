@@ -3,20 +3,15 @@
  * it emits each event, with no promise per event; `run_completed` still waits for `onCompleted`,
  * a failure still ends the run with `run_failed`, and a cancel still stops it at once.
  */
+import type { AgencyResponse } from '../../../src/agency/result.js';
 import { describe, expect, it } from 'vitest';
 import type { AgencyStreamEvent } from '../../../src/agency/events.js';
-import type { AgencyResponse } from '../../../src/agency/result.js';
 import { streamCall } from '../../../src/agency/streaming.js';
 import type { CallExecutor } from '../../../src/server/executor.js';
 import { CallRuns } from '../../../src/server/runs/callRuns.js';
+import { doneResult } from './helpers.js';
 
-const result: AgencyResponse = {
-  finalOutput: 'done',
-  chatId: 'c1',
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-};
+const result = doneResult;
 const delta = (text: string) =>
   ({
     type: 'raw_model_stream_event',

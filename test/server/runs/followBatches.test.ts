@@ -4,18 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgencyStreamEvent } from '../../../src/agency/events.js';
-import type { AgencyResponse } from '../../../src/agency/result.js';
 import type { CallExecutor } from '../../../src/server/executor.js';
 import { CallRuns } from '../../../src/server/runs/callRuns.js';
 import { MemoryCallRunLog, type CallRunEvent } from '../../../src/server/runs/runLog.js';
+import { doneResult } from './helpers.js';
 
-const result: AgencyResponse = {
-  finalOutput: 'done',
-  chatId: 'c1',
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-};
+const result = doneResult;
 
 /** `count` text deltas recorded in one burst (no turn of the event loop between them), then the end. */
 async function* burst(count: number): AsyncGenerator<AgencyStreamEvent> {

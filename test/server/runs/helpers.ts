@@ -1,11 +1,21 @@
 /** Shared set-up of the background-run tests: a gated one-agent agency, polling, reading SSE. */
 import { Agency } from '../../../src/agency/agency.js';
+import type { AgencyResponse } from '../../../src/agency/result.js';
 import { Agent } from '../../../src/agency/agent.js';
 import { lastUserText } from '../../../src/models/requestText.js';
 import { ScriptedModel } from '../../../src/models/scriptedModel.js';
 import type { MemoryStore } from '../../../src/stores/memory.js';
 import { ThreadManager } from '../../../src/threads/threadManager.js';
 import { GatedModel, sseEvents, type SseEvent } from '../helpers.js';
+
+/** A finished call's result: what the run-log tests record as a run's end. */
+export const doneResult: AgencyResponse = {
+  finalOutput: 'done',
+  chatId: 'c1',
+  lastAgent: 'A',
+  newItems: [],
+  usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+};
 
 /** An agency `name` whose one agent answers `done: <message>` once its model's gate opens. */
 export function gatedAgency(name: string, store: MemoryStore) {

@@ -5,21 +5,15 @@
  * with what the follower threw.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgencyResponse } from '../../../src/agency/result.js';
 import { followMemoryLog, type RunBatch } from '../../../src/server/runs/memoryFollower.js';
 import {
   MemoryCallRunLog,
   type CallRunEvent,
   type CallRunSummary,
 } from '../../../src/server/runs/runLog.js';
+import { doneResult } from './helpers.js';
 
-const result: AgencyResponse = {
-  finalOutput: 'done',
-  chatId: 'c1',
-  lastAgent: 'A',
-  newItems: [],
-  usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-};
+const result = doneResult;
 const summary: CallRunSummary = {
   runId: 'r1',
   kind: 'call',
