@@ -29,6 +29,7 @@ import {
 import { checkOutput, outputError, type OutputFormat } from '../outputSchema.js';
 import { v1Call } from './openaiCall.js';
 import { streamWithAbort, untilAborted } from '../sse.js';
+import { requestController } from '../requestAbort.js';
 import {
   onDisconnectSchema,
   runFailure,
@@ -228,8 +229,9 @@ export function responsesRoute(app: Hono, context: RouteContext): void {
       created: Math.floor(Date.now() / 1000),
     };
     if (!body.stream) {
+      const controller = requestController(c);
       const result = await context.inflight
-        .track(call.run(c.req.raw.signal))
+        .track(call.run(controller.signal, controller))
         .catch((error: unknown) => {
           throw outputError(error, format);
         });
